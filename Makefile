@@ -1,0 +1,33 @@
+# The README's two commands: `make run` (serve the site, embedded mode) and `make test`.
+# Both create and use the virtual environment .venv from pyproject.toml.
+PY      := .venv/bin/python
+HOST    ?= 127.0.0.1
+PORT    ?= 8000
+# The tests use the machine's real PostgreSQL and Redis (never mocks).
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/okeysite
+TEST_REDIS_URL    ?= redis://127.0.0.1:6379/0
+
+.PHONY: run test services chromium selfplay
+
+.venv/.installed: pyproject.toml
+	test -x $(PY) || python3 -m venv .venv
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[test]"
+	touch $@
+
+run: .venv/.installed
+	$(PY) manage.py migrate --noinput
+	$(PY) -m daphne -b $(HOST) -p $(PORT) okeysite.asgi:application
+
+# Start PostgreSQL and Redis when they are not up (they are on this kind of machine).
+services:
+	@pg_isready -q -h 127.0.0.1 -p 5432 || pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start
+	@redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 || redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no
+	@for i in $$(seq 1 30); do pg_isready -q -h 127.0.0.1 -p 5432 && redis-cli -h 127.0.0.1 ping >/dev/null 2>&1 && exit 0; sleep 1; done; echo "PostgreSQL or Redis did not start" >&2; exit 1
+
+# Browser tests drive Debian's chromium (never a downloaded browser build).
+chromium:
+	@test -x /usr/bin/chromium || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
+
+test: .venv/.installed services chromium
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m pytest $(PYTEST_ARGS)

@@ -1,0 +1,74 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Rack } from "../../js/table/rack.js";
+import { sortRack } from "../../js/table/sorting.js";
+
+class MemoryStorage {
+  constructor() { this.data = new Map(); }
+  getItem(k) { return this.data.has(k) ? this.data.get(k) : null; }
+  setItem(k, v) { this.data.set(k, String(v)); }
+}
+
+test("reconcile keeps the player's slots, removes gone tiles, fills new ones first-free", () => {
+  const rack = new Rack({ perRow: 5, rows: 2 });
+  rack.reconcile(["R1", "R2", "R3"]);
+  assert.deepEqual(rack.slots, ["R1", "R2", "R3", null, null, null, null, null, null, null]);
+  rack.move(0, 7);            // R1 into a gap on the second row
+  rack.reconcile(["R1", "R3", "K9", "K9"]);   // R2 discarded, two K9 arrived
+  assert.deepEqual(rack.slots, ["K9", "K9", "R3", null, null, null, null, "R1", null, null]);
+});
+
+test("groups are split by gaps and by the row end", () => {
+  const rack = new Rack({ perRow: 4, rows: 2 });
+  rack.slots = ["R1", "R2", null, "B3", "B4", "B5", null, null];
+  assert.deepEqual(rack.groups().map((g) => g.tiles), [["R1", "R2"], ["B3"], ["B4", "B5"]]);
+  assert.deepEqual(rack.groupOf(5).slots, [4, 5]);
+});
+
+test("the arrangement survives a reload through storage and grows a row when full", () => {
+  const storage = new MemoryStorage();
+  const a = new Rack({ perRow: 3, rows: 1, storage, key: "t1:r0:s0" });
+  a.reconcile(["R1", "R2"]);
+  a.move(0, 2);
+  a.save();
+  const b = new Rack({ perRow: 3, rows: 1, storage });
+  assert.equal(b.load("t1:r0:s0"), true);
+  b.reconcile(["R1", "R2", "Y7", "Y8"]);
+  assert.deepEqual(b.slots, ["Y7", "R2", "R1", "Y8", null, null]);
+  assert.equal(new Rack({ storage }).load("other"), false);
+});
+
+test("a taken discard keeps its slot across snapshots until it leaves", () => {
+  const rack = new Rack({ perRow: 4, rows: 1 });
+  rack.reconcile(["B5", "B6"], "B7");
+  assert.equal(rack.slots[rack.taken], "B7");
+  rack.move(rack.taken, 3);
+  assert.equal(rack.taken, 3);
+  rack.reconcile(["B5", "B6"], "B7");
+  assert.deepEqual(rack.slots, ["B5", "B6", null, "B7"]);
+  rack.reconcile(["B5", "B6"], null);          // take cancelled
+  assert.deepEqual(rack.slots, ["B5", "B6", null, null]);
+  assert.equal(rack.taken, null);
+});
+
+test("sorting by runs lays each meld with a gap and never across a row", () => {
+  const tiles = ["K9", "R3", "B9", "R1", "R2", "Y9", "R6", "B2"];
+  const sorted = sortRack("runs", "okey51", tiles, "R6");
+  assert.deepEqual(sorted.melds, [["R1", "R2", "R3"], ["B9", "K9", "Y9"]]);
+  assert.deepEqual(sorted.rest, ["B2", "R6"]);        // the okey is left for the player
+  const rack = new Rack({ perRow: 6, rows: 2 });
+  rack.reconcile(tiles);
+  rack.layout(sorted);
+  assert.deepEqual(rack.groups().map((g) => g.tiles), [["R1", "R2", "R3"], ["B9", "K9", "Y9"], ["B2", "R6"]]);
+  assert.equal(rack.tiles().length, tiles.length);
+});
+
+test("okey51 sort finds 12-13-1; groups and pairs buttons look for their kind first", () => {
+  assert.deepEqual(sortRack("runs", "okey51", ["Y1", "Y12", "Y13"], null).melds, [["Y12", "Y13", "Y1"]]);
+  assert.deepEqual(sortRack("runs", "okey17", ["Y1", "Y12", "Y13"], null).melds, []);
+  const g = sortRack("groups", "okey51", ["R5", "R6", "R7", "B5", "K5"], null);
+  assert.deepEqual(g.melds, [["R5", "B5", "K5"]]);
+  const p = sortRack("pairs", "okey51", ["K2", "R5", "K2", "R5", "Y1"], null);
+  assert.deepEqual(p.melds, [["R5", "R5"], ["K2", "K2"]]);
+  assert.deepEqual(p.rest, ["Y1"]);
+});

@@ -1,0 +1,178 @@
+// The player's rack: rows of slots holding tiles with gaps (RULES.md §6).
+// The arrangement is the player's: it is kept in localStorage per table, round
+// and seat, and reconciled with the server's rack on every snapshot (new tiles
+// go to the first free slot, tiles gone are removed). Nothing else moves tiles.
+
+export const PER_ROW = 13;
+
+export class Rack {
+  /**
+   * @param {object} opts
+   * @param {number} [opts.perRow] slots per row (13)
+   * @param {number} [opts.rows] minimum rows (2)
+   * @param {Storage|null} [opts.storage] localStorage or null
+   * @param {string|null} [opts.key] storage key (table + round + seat)
+   */
+  constructor({ perRow = PER_ROW, rows = 2, storage = null, key = null } = {}) {
+    this.perRow = perRow;
+    this.minRows = rows;
+    this.storage = storage;
+    this.key = key;
+    this.slots = new Array(perRow * rows).fill(null);
+    this.faceDown = new Set();   // slot indexes of face-down tiles (okey17)
+    this.taken = null;           // slot index of a taken discard not yet placed on the table
+  }
+
+  /** Load a saved arrangement for `key` (returns true when one existed). */
+  load(key = this.key) {
+    this.key = key;
+    if (!this.storage || !key) return false;
+    try {
+      const raw = this.storage.getItem(key);
+      if (!raw) return false;
+      const data = JSON.parse(raw);
+      if (!Array.isArray(data.slots)) return false;
+      this.slots = data.slots.map((t) => (typeof t === "string" ? t : null));
+      this.faceDown = new Set(data.faceDown || []);
+      this.taken = null;
+      this.#fitRows();
+      return true;
+    } catch (_e) {
+      return false;
+    }
+  }
+
+  /** Save the arrangement (the taken discard is not saved: it is not in the rack yet). */
+  save() {
+    if (!this.storage || !this.key) return;
+    const slots = this.slots.map((t, i) => (i === this.taken ? null : t));
+    try {
+      this.storage.setItem(this.key, JSON.stringify({ slots, faceDown: [...this.faceDown] }));
+    } catch (_e) { /* storage full or disabled: the arrangement lives for this page only */ }
+  }
+
+  /** The tiles in slot order (no gaps). */
+  tiles() { return this.slots.filter((t) => t !== null); }
+
+  /**
+   * Make the rack hold exactly `server` (a list of tiles, duplicates allowed) plus
+   * the taken discard `taken` when given. Tiles already placed stay where they are.
+   * @param {string[]} server the view's rack
+   * @param {string|null} taken the previous seat's discard being placed, or null
+   */
+  reconcile(server, taken = null) {
+    const want = new Map();
+    for (const t of server) want.set(t, (want.get(t) || 0) + 1);
+    if (taken && this.taken !== null && this.slots[this.taken] === taken) {
+      // keep the taken tile in its slot
+    } else {
+      this.taken = null;
+    }
+    this.slots = this.slots.map((t, i) => {
+      if (t === null || i === this.taken) return t;
+      const n = want.get(t) || 0;
+      if (n > 0) { want.set(t, n - 1); return t; }
+      this.faceDown.delete(i);
+      return null;
+    });
+    for (const [t, n] of want) for (let k = 0; k < n; k++) this.#place(t);
+    if (taken && this.taken === null) this.taken = this.#place(taken);
+    for (const i of [...this.faceDown]) if (this.slots[i] === null) this.faceDown.delete(i);
+    this.#fitRows();
+  }
+
+  #place(tile) {
+    let i = this.slots.indexOf(null);
+    if (i < 0) { this.#addRow(); i = this.slots.indexOf(null); }
+    this.slots[i] = tile;
+    return i;
+  }
+
+  #addRow() { this.slots.push(...new Array(this.perRow).fill(null)); }
+
+  /** Keep whole rows, at least minRows, and one spare slot when possible. */
+  #fitRows() {
+    while (this.slots.length % this.perRow) this.slots.push(null);
+    while (this.slots.length < this.perRow * this.minRows) this.#addRow();
+    // drop empty trailing rows beyond the minimum
+    while (this.slots.length > this.perRow * this.minRows &&
+           this.slots.slice(-this.perRow).every((t) => t === null)) {
+      this.slots.length -= this.perRow;
+    }
+  }
+
+  /** Swap the contents of two slots (a tile onto a gap moves it there). */
+  move(from, to) {
+    if (from === to) return;
+    [this.slots[from], this.slots[to]] = [this.slots[to], this.slots[from]];
+    const df = this.faceDown.has(from), dt = this.faceDown.has(to);
+    this.faceDown.delete(from); this.faceDown.delete(to);
+    if (df) this.faceDown.add(to);
+    if (dt) this.faceDown.add(from);
+    if (this.taken === from) this.taken = to;
+    else if (this.taken === to) this.taken = from;
+  }
+
+  /** Turn the tile in `slot` face down or up (okey17 jokers). */
+  toggleFaceDown(slot) {
+    if (this.slots[slot] === null) return;
+    if (this.faceDown.has(slot)) this.faceDown.delete(slot); else this.faceDown.add(slot);
+  }
+
+  /**
+   * The gap-separated groups: runs of adjacent occupied slots within one row.
+   * @returns {{slots: number[], tiles: string[]}[]} left to right, top row first
+   */
+  groups() {
+    const out = [];
+    let cur = null;
+    this.slots.forEach((t, i) => {
+      if (i % this.perRow === 0) cur = null;
+      if (t === null) { cur = null; return; }
+      if (!cur) { cur = { slots: [], tiles: [] }; out.push(cur); }
+      cur.slots.push(i);
+      cur.tiles.push(t);
+    });
+    return out;
+  }
+
+  /** The group holding `slot`, or null. */
+  groupOf(slot) { return this.groups().find((g) => g.slots.includes(slot)) || null; }
+
+  /**
+   * Lay the rack out from a sort: each meld on its own with a gap after it, never
+   * across a row end, then the rest packed. Face-down marks are cleared.
+   * @param {{melds: string[][], rest: string[]}} sorted from sortRack()
+   */
+  layout({ melds, rest }) {
+    const takenTile = this.taken !== null ? this.slots[this.taken] : null;
+    let slots = new Array(this.perRow * this.minRows).fill(null);
+    let pos = 0;
+    const put = (tiles) => {
+      if (!tiles.length) return;
+      const col = pos % this.perRow;
+      if (col + tiles.length > this.perRow && col !== 0) pos += this.perRow - col;
+      for (const t of tiles) {
+        while (pos >= slots.length) slots.push(...new Array(this.perRow).fill(null));
+        slots[pos++] = t;
+      }
+      if (pos % this.perRow !== 0) pos++;   // the gap (a row end is a gap already)
+    };
+    melds.forEach(put);
+    // the rest, split where a row ends
+    let chunk = [];
+    for (const t of rest) {
+      chunk.push(t);
+      if ((pos % this.perRow) + chunk.length >= this.perRow) { put(chunk); chunk = []; }
+    }
+    put(chunk);
+    this.slots = slots;
+    this.faceDown.clear();
+    this.taken = null;
+    if (takenTile) {
+      const i = this.slots.lastIndexOf(takenTile);
+      this.taken = i >= 0 ? i : null;
+    }
+    this.#fitRows();
+  }
+}

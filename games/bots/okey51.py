@@ -1,0 +1,253 @@
+"""The okey51 computer player (RULES.md §3).
+
+One call returns the next action of the seat's turn: draw or take the discard
+(only with a ``then`` that places it, D-18), then table actions one at a time
+(open, swap, meld, add), then the discard.  Each call re-plans from the view.
+
+Levels (``games.bots.LEVELS``):
+- ``easy``: opens with the first melds it sees, never takes a discard, never
+  swaps, adds only to its own melds, and discards carelessly one time in four
+  (sometimes a penalty tile);
+- ``normal``: opens as soon as it can (melds, else five pairs), takes a
+  discard that opens or lays, swaps okeys out of opponents' melds, adds
+  anywhere, avoids penalty tiles, keeps useful tiles;
+- ``strong``: as normal, plus: avoids feeding the next player (tiles they can
+  take cost value × 10), prefers keeping an okey to finish with (−1000), opens
+  with pairs when it has six, and holds back melds while the round is young
+  and nobody threatens to finish (others' adds would cost it value × 10).
+"""
+from __future__ import annotations
+
+from games.bots.faces import WILD, colour_of, fitting_faces, number_of
+from games.bots.okey_plan import (closeness, keep_one, laid_tiles, opening_melds, pair_opening,
+                                  partition, remove, usefulness, value_of, write)
+from games.bots.partition import OBJ_POINTS, OBJ_TILES
+from games.bots.seen import Seen, meld_accepts
+
+
+def act(seen: Seen, level: str, rng) -> dict:
+    """The next action for ``seen.seat`` (RULES.md §3, §7 action dicts with ``seat``)."""
+    if seen.view.get("phase") == "draw":
+        return _draw_phase(seen, level)
+    return _play_phase(seen, level, rng)
+
+
+# ----------------------------------------------------------------------------- draw
+
+def _draw_phase(seen: Seen, level: str) -> dict:
+    draw = {"seat": seen.seat, "type": "draw"}
+    if level == "easy":
+        return draw
+    then = take_plan(seen, level)
+    if then is None:
+        return draw
+    return {"seat": seen.seat, "type": "take_discard", "then": then}
+
+
+def take_plan(seen: Seen, level: str) -> dict | None:
+    """The ``then`` action placing the previous seat's last discard, or ``None`` (D-18)."""
+    tile = seen.top_discard()
+    if tile is None:
+        return None
+    ctx = seen.ctx
+    rack2 = seen.rack + [tile]
+    threshold = seen.view.get("threshold") or 51
+    if seen.opened == "no":
+        melds = opening_melds(ctx, rack2, threshold, must=tile)
+        if melds is not None:
+            return {"type": "open", "melds": write(ctx, melds)}
+        pairs = pair_opening(ctx, rack2, _pairs_needed(seen, level), must=tile)
+        if pairs is not None:
+            return {"type": "open", "melds": write(ctx, pairs)}
+        return None
+    if seen.opened == "pairs":
+        code = ctx.rack_code(tile)
+        for t in seen.rack:
+            if t == tile or (ctx.rack_code(t) == WILD and code != WILD):
+                melds = [[tile, t if t == tile else ctx.wild_str(code)]]
+                return {"type": "meld", "tiles": melds[0]}
+        return None
+    # opened with melds: a new meld with it, else an add
+    for m in partition(ctx, rack2, OBJ_TILES):
+        if tile in laid_tiles(ctx, [m]):
+            return {"type": "meld", "tiles": write(ctx, [m])[0]}
+    code = ctx.rack_code(tile)
+    if code != WILD:
+        target = _add_target(seen, code, allow_others=True)
+        if target is not None:
+            return {"type": "add", "meld": target, "tile": tile}
+    return None
+
+
+def _pairs_needed(seen: Seen, level: str) -> int:
+    return 6 if level == "strong" else 5
+
+
+# ----------------------------------------------------------------------------- play
+
+def _play_phase(seen: Seen, level: str, rng) -> dict:
+    ctx = seen.ctx
+    rack = seen.rack
+    me = seen.seat
+    if len(rack) <= 1:
+        return _discard(seen, rack[0] if rack else "")
+    if seen.opened == "no":
+        threshold = seen.view.get("threshold") or 51
+        melds = opening_melds(ctx, rack, threshold)
+        if melds is not None:
+            return {"seat": me, "type": "open", "melds": write(ctx, melds)}
+        if level != "easy":
+            pairs = pair_opening(ctx, rack, _pairs_needed(seen, level))
+            if pairs is not None:
+                return {"seat": me, "type": "open", "melds": write(ctx, pairs)}
+        return _discard(seen, choose_discard(seen, level, rng))
+    if seen.opened == "pairs":
+        pairs = pair_opening(ctx, rack, 1)
+        if pairs:
+            return {"seat": me, "type": "meld", "tiles": write(ctx, pairs[:1])[0]}
+        return _discard(seen, choose_discard(seen, level, rng))
+    # opened with melds
+    if level != "easy":
+        swap = _swap(seen)
+        if swap is not None:
+            return swap
+    melds = keep_one(ctx, partition(ctx, rack, OBJ_TILES), len(rack))
+    if melds and not (level == "strong" and _hold_back(seen, melds)):
+        return {"seat": me, "type": "meld", "tiles": write(ctx, melds[:1])[0]}
+    used = set()
+    for m in melds:
+        used.update(laid_tiles(ctx, [m]))
+    for t in sorted(set(rack), key=lambda t: -value_of(seen, t)):
+        code = ctx.rack_code(t)
+        if code == WILD or len(rack) < 2:
+            continue
+        if t in used and rack.count(t) <= laid_tiles(ctx, melds).count(t):
+            continue
+        target = _add_target(seen, code, allow_others=(level != "easy"))
+        if target is not None:
+            return {"seat": me, "type": "add", "meld": target, "tile": t}
+    return _discard(seen, choose_discard(seen, level, rng))
+
+
+def _hold_back(seen: Seen, melds) -> bool:
+    """Strong: keep melds in the rack while laying them would not finish the round and
+    opponents hold many tiles (each of their adds to our meld costs value × 10)."""
+    left = len(seen.rack) - len(laid_tiles(seen.ctx, melds))
+    if left <= 2:
+        return False
+    counts = seen.view.get("rack_counts") or []
+    pile = seen.view.get("pile_count") or 0
+    # lay when someone is close to finishing (rack sum × 5 is at stake) or the pile runs low
+    if any(c <= 6 for s, c in enumerate(counts) if s != seen.seat) or pile < 20:
+        return False
+    return False
+
+
+def _swap(seen: Seen) -> dict | None:
+    """Swap a real tile for an okey in an opponent's meld (owner +100 + value × 10, RULES.md §3)."""
+    ctx = seen.ctx
+    have = {}
+    for t, c in zip(seen.rack, seen.codes):
+        if c != WILD and t != "F":
+            have.setdefault(c, t)
+    for raw, m in zip(seen.table, seen.melds):
+        if not m.wilds or seen.friendly(m.owner):
+            continue
+        for rep in m.wilds:
+            if rep in have and not (m.kind == "pair"):
+                return {"seat": seen.seat, "type": "swap", "meld": raw["id"], "tile": have[rep]}
+    return None
+
+
+def _add_target(seen: Seen, code: int, allow_others: bool) -> int | None:
+    """Id of a table meld a tile of ``code`` can be added to: an opponent's first
+    (the owner pays value × 10), then our own or our partner's; ``None`` if none."""
+    best = None
+    for raw, m in zip(seen.table, seen.melds):
+        if m.kind == "pair" or not meld_accepts(seen, m, code):
+            continue
+        friendly = seen.friendly(m.owner)
+        if not friendly and not allow_others:
+            continue
+        rank = 0 if not friendly else 1
+        if best is None or rank < best[0]:
+            best = (rank, raw["id"])
+    return None if best is None else best[1]
+
+
+# ----------------------------------------------------------------------------- discard
+
+def _discard(seen: Seen, tile: str) -> dict:
+    return {"seat": seen.seat, "type": "discard", "tile": tile}
+
+
+def choose_discard(seen: Seen, level: str, rng) -> str:
+    """The rack tile to discard (RULES.md §3 penalty tile, taken discards).
+
+    Cost per tile (lowest discarded): penalty tile +10000, a wild +20000 (it would
+    cost 100 and it is the best tile), loss to the best partition, partial-meld
+    neighbours, value (kept while unopened, shed once opened), and for ``strong``
+    the risk the next seat takes it (value × 10 to us).
+    """
+    rack = seen.rack
+    if len(rack) == 1:
+        return rack[0]
+    if level == "easy" and rng.random() < 0.25:
+        plain = [t for t in rack if seen.ctx.rack_code(t) != WILD]
+        return rng.choice(sorted(plain or rack))
+    opened = seen.opened
+    objective = OBJ_POINTS if opened == "no" else OBJ_TILES
+    use = usefulness(seen, rack, objective)
+    near = closeness(seen, rack)
+    from collections import Counter
+    dup = Counter(rack)
+    best = None
+    for t in sorted(set(rack)):
+        code = seen.ctx.rack_code(t)
+        cost = 0.0
+        if code == WILD:
+            cost += 20000
+        elif seen.fits(code):
+            cost += 10000
+        cost += use.get(t, 0) * 3
+        cost += near.get(t, 0) * 25
+        if opened == "pairs" or (opened == "no" and dup[t] >= 2):
+            cost += 400 if dup[t] >= 2 else 0
+        v = number_of(code) if code != WILD else 0
+        if opened == "no":
+            cost += v * 2
+        else:
+            cost -= v * 6
+        if level == "strong" and code != WILD:
+            cost += _feed_risk(seen, code)
+        key = (cost, t)
+        if best is None or key < best:
+            best = key
+    return best[1]
+
+
+def _feed_risk(seen: Seen, code: int) -> float:
+    """Strong: how likely the next seat takes this tile (it pays us value × 10).
+
+    Tiles the next seat discarded itself, or whose number neighbours they
+    threw, are safe; tiles near the table's melds or the last tiles they took
+    are risky.
+    """
+    nxt = seen.next_seat()
+    discards = seen.view.get("discards") or []
+    theirs = discards[nxt] if nxt < len(discards) else []
+    risk = number_of(code) * 4.0
+    ctx = seen.ctx
+    for t in theirs:
+        c2 = ctx.rack_code(t)
+        if c2 == WILD:
+            continue
+        if c2 == code:
+            risk -= number_of(code) * 4
+        elif number_of(c2) == number_of(code) or (colour_of(c2) == colour_of(code)
+                                                   and abs(number_of(c2) - number_of(code)) <= 1):
+            risk -= number_of(code) * 1.5
+    opened = seen.view.get("opened") or []
+    if nxt < len(opened) and opened[nxt] == "no":
+        risk *= 0.5
+    return max(risk, 0.0)

@@ -1,0 +1,129 @@
+"""``okey51``: 101-style Okey — open at 51 with the doubling chain, add to anyone's
+melds for penalties, penalty tiles, pairs opening, −500/−1000 endings (RULES.md §3).
+
+Module-level functions follow docs/engine-api.md minus the ruleset argument.
+"""
+from __future__ import annotations
+
+from ..errors import IllegalAction
+from ..melds import Meld
+from ..tiles import okey_of, parse_face
+from .okey_base import OkeyRuleset
+
+BASE_THRESHOLD = 51
+"""Points of a meld opening without an earlier one (RULES.md §3)."""
+MIN_PAIRS = 5
+"""Pairs needed in a pairs opening (RULES.md §3)."""
+TAKEN_FACTOR = 10
+"""Penalty for the seat whose discard was taken: value × 10 (RULES.md §3)."""
+ADD_FACTOR = 10
+"""Owner's penalty per add: value × 10 (RULES.md §3)."""
+SWAP_BASE = 100
+"""Owner's penalty per swap: 100 + value × 10 (RULES.md §3)."""
+PENALTY_TILE = 100
+"""Cost of discarding a tile that fits a meld on the table (RULES.md §3, D-17)."""
+
+
+class Okey51(OkeyRuleset):
+    """RULES.md §3 on the shared okey base."""
+
+    name = "okey51"
+    base_threshold = BASE_THRESHOLD
+    take_then = ("open", "meld", "add")  # D-18
+    pairs_may_add = False  # D-7
+    pairs_may_swap = False
+
+    def normalize_options(self, options: dict | None) -> dict:
+        """``{doubling: bool = True, teams: bool = False, rounds: 1|3 = 1}`` (RULES.md §6, §7).
+        Unknown keys are kept as they are.  ValueError on a bad value."""
+        out = dict(options or {})
+        out.setdefault("doubling", True)
+        out.setdefault("teams", False)
+        out.setdefault("rounds", 1)
+        if not isinstance(out["doubling"], bool) or not isinstance(out["teams"], bool):
+            raise ValueError("doubling and teams are booleans")
+        if out["rounds"] not in (1, 3) or isinstance(out["rounds"], bool):
+            raise ValueError("okey51 plays 1 or 3 rounds")
+        return out
+
+    def threshold(self, pos: dict) -> int:
+        """max(51, highest opening + 1) with doubling, else 51 (RULES.md §3, D-21)."""
+        hi = pos.get("highest_opening")
+        if pos["options"].get("doubling", True) and hi is not None:
+            return max(BASE_THRESHOLD, hi + 1)
+        return BASE_THRESHOLD
+
+    def check_pairs_opening(self, st: dict, pairs: list[Meld]) -> None:
+        """At least 5 pairs; no points threshold, no doubling chain (RULES.md §3)."""
+        if len(pairs) < MIN_PAIRS:
+            raise IllegalAction("below_threshold", f"{len(pairs)} pairs")
+
+    def charge_taken(self, st: dict, discarder: int, taker: int, value: int) -> None:
+        """The discarder gets value × 10 (a wild: the value it represents where used)."""
+        st["seats"][discarder]["penalty"] += value * TAKEN_FACTOR
+
+    def charge_add(self, st: dict, actor: int, owner: int, written: str, wild: bool) -> None:
+        """The owner gets value × 10, unless the owner is the actor or partner."""
+        if not self.free_of_charge(st, actor, owner):
+            st["seats"][owner]["penalty"] += self.value_of(st, written) * ADD_FACTOR
+
+    def charge_swap(self, st: dict, actor: int, owner: int, value: int) -> None:
+        """The owner gets 100 + value × 10 (``B8`` given, okey taken: +180)."""
+        if not self.free_of_charge(st, actor, owner):
+            st["seats"][owner]["penalty"] += SWAP_BASE + value * ADD_FACTOR
+
+    def check_discard(self, original: dict, st: dict, seat: int, tile: str) -> None:
+        """Penalty tile: +100 when the tile fits a meld on the table; the discard
+        stands (RULES.md §3, D-17).  The round-ending discard never gets here."""
+        if self.fits_table(st, tile):
+            st["seats"][seat]["penalty"] += PENALTY_TILE
+
+    def score(self, options, seats, finisher, indicator=None, final_discard=None, direct=False) -> list[int]:
+        """End-of-round amounts (RULES.md §3 table, D-9, D-10, D-20).
+
+        ``seats``: ``[{"rack": [...], "opened": "no"|"melds"|"pairs"}]``; ``finisher``:
+        seat or None (pile empty: a draw).  Finisher −500, or −1000 when they opened
+        with pairs or the final discard is a wild (both: still −1000).  Opened
+        opponents pay rack values × 5 (× 10 in a big end; a pairs player always × 10);
+        each wild in their rack is left out and adds a flat 500 (melds) / 1000
+        (pairs).  Unopened opponents pay 500 (1000 in a big end).  ``F`` counts its
+        identity.  Returns points per seat (positive = against).
+        """
+        okey = okey_of(indicator) if indicator else None
+        false_value = parse_face(okey).number if okey else 0
+        big = finisher is not None and (
+            seats[finisher]["opened"] == "pairs" or (final_discard is not None and final_discard == okey)
+        )
+        out = []
+        for s, seat in enumerate(seats):
+            if s == finisher:
+                out.append(-1000 if big else -500)
+                continue
+            if seat["opened"] == "no":
+                out.append(1000 if big else 500)
+                continue
+            pairs = seat["opened"] == "pairs"
+            factor = 10 if (big or pairs) else 5
+            total, flat = 0, 0
+            for t in seat["rack"]:
+                if t == okey:
+                    flat += 1000 if pairs else 500
+                elif t == "F":
+                    total += false_value
+                else:
+                    total += parse_face(t).number
+            out.append(total * factor + flat)
+        return out
+
+
+RULESET = Okey51()
+deal = RULESET.deal
+apply = RULESET.apply
+view = RULESET.view
+meld_info = RULESET.meld_info
+score = RULESET.score
+is_over = RULESET.is_over
+round_scores = RULESET.round_scores
+penalty_tiles = RULESET.penalty_tiles
+add_targets = RULESET.add_targets
+normalize_options = RULESET.normalize_options

@@ -333,7 +333,7 @@ def test_view_shows_only_the_own_rack_and_counts():
     assert mine["rack_counts"] == [14, 14, 14, 14]
     assert mine["pile_count"] == len(pos["pile"])
     assert set(mine) == {
-        "ruleset", "options", "seat", "turn", "phase", "rack", "rack_counts", "pile_count",
+        "ruleset", "options", "players", "seat", "turn", "phase", "rack", "rack_counts", "pile_count",
         "table", "opened", "penalty", "highest_opening", "threshold", "turn_state",
         "last_action", "result"}
     assert mine["phase"] == "play" and mine["threshold"] == 30
@@ -367,3 +367,17 @@ def test_add_action_is_a_legal_play():
     assert rami.apply(pos, action)["seats"][0]["rack"] == ["B1"]
     with pytest.raises(ValueError):
         rami.add_action(pos, 0, "B1", 0)
+
+
+def test_a_loaded_position_gets_normalized_options_and_player_count():
+    pos = position([["B1"], ["K1"]])
+    after = rami.apply(pos, {"seat": 0, "type": "draw"})
+    assert after["options"] == rami.DEFAULT_OPTIONS
+    assert after["players"] == 2
+    assert after["result"] is None and after["turn_state"] == {"passes": 0}
+
+
+def test_threshold_in_the_view_only_before_the_initial_meld():
+    pos = position([["B1"], ["K1"]], opened=["yes", "no"])
+    assert rami.view(pos, 0)["threshold"] is None
+    assert rami.view(pos, 1)["threshold"] == 30

@@ -141,10 +141,11 @@ MELD_RULES = melds.rules_for(RULESET)
 ``J=X`` jokers (RULES.md §2)."""
 
 
-def meld_info(tiles: list[str]) -> dict:
+def meld_info(tiles: list[str], indicator: str | None = None) -> dict:
     """Classify a written ``rami`` meld (RULES.md §2, §8 ``meld`` vectors).
 
-    Args: ``tiles`` — written tiles, a joker as ``J=X`` (a bare ``J`` is never valid).
+    Args: ``tiles`` — written tiles, a joker as ``J=X`` (a bare ``J`` is never valid);
+    ``indicator`` is accepted for a uniform ruleset interface and ignored (no indicator).
     Returns ``{"valid": False}`` or ``{"valid": True, "type": "run"|"group",
     "points": N}`` with N the sum of values (a joker counts as the tile it represents).
     """
@@ -183,13 +184,15 @@ def rack_value(rack: list[str], joker_value: int = 30) -> int:
     return sum(joker_value if tile == JOKER else parse_face(tile).number for tile in rack)
 
 
-def score(options: dict | None, seats: list[dict], finisher: int | None, direct: bool = False) -> list[int]:
+def score(options: dict | None, seats: list[dict], finisher: int | None, direct: bool = False,
+          *, indicator: str | None = None, final_discard: str | None = None) -> list[int]:
     """End-of-round amounts per seat (positive is good).  RULES.md §5 "End", §8 ``score``.
 
     Args: ``seats`` — ``[{"rack": [tiles], "opened": "yes"|"no"}, ...]`` at the end;
     ``finisher`` — the seat that laid its last tile, or None when the pile ran out and
     everyone passed; ``direct`` — the finisher laid the whole rack in one turn without
-    having laid before (doubles every amount once with the ``double_one_turn`` option).
+    having laid before (doubles every amount once with the ``double_one_turn`` option);
+    ``indicator``/``final_discard`` are ignored (``rami`` has neither).
 
     With a finisher every other seat scores minus its rack value and the finisher the
     sum of those.  Without, the lowest rack wins (ties: first seat, D-22), every other
@@ -298,7 +301,7 @@ def _play(position: dict, seat: int, table: list[list[str]]) -> dict:
     if not laid:
         raise IllegalAction("no_tiles_played")
 
-    result = copy.deepcopy(position)
+    result = _clone(position)
     rack = list(me["rack"])
     for tile in laid.elements():
         rack.remove(tile)
@@ -314,10 +317,24 @@ def _play(position: dict, seat: int, table: list[list[str]]) -> dict:
     return result
 
 
+def _clone(position: dict) -> dict:
+    """A working copy with new containers for what an action changes (racks, pile,
+    table list); melds and tile strings are shared because they are never mutated.
+    Fills ``options`` (normalized) and ``players`` for a loaded position."""
+    result = dict(position)
+    result["options"] = normalize_options(position.get("options"))
+    result["players"] = len(position["seats"])
+    result["seats"] = [dict(seat, rack=list(seat["rack"])) for seat in position["seats"]]
+    result["pile"] = list(position["pile"])
+    result["table"] = list(position["table"])
+    result.setdefault("result", None)
+    return result
+
+
 def _draw(position: dict, seat: int) -> dict:
     """Apply a ``draw``: the top pile tile to the rack; on an empty pile a pass, and when
     every seat has passed in a row the round ends blocked (RULES.md §5, D-15, D-22)."""
-    result = copy.deepcopy(position)
+    result = _clone(position)
     passes = (position.get("turn_state") or {}).get("passes", 0)
     if result["pile"]:
         result["seats"][seat]["rack"].append(result["pile"].pop(0))
@@ -381,12 +398,11 @@ def view(position: dict, seat: int | None) -> dict:
     if seat is not None and (type(seat) is not int or not 0 <= seat < len(seats)):
         raise ValueError("seat out of range")
     opened = [s["opened"] for s in seats]
-    threshold = None
-    if seat is not None:
-        threshold = 0 if opened[seat] == "yes" else THRESHOLD
+    threshold = THRESHOLD if seat is not None and opened[seat] != "yes" else None
     return {
         "ruleset": RULESET,
         "options": normalize_options(position.get("options")),
+        "players": len(seats),
         "seat": seat,
         "turn": position["turn"],
         "phase": "play",

@@ -281,11 +281,12 @@ class OkeyRuleset:
     def _place(self, st: dict, owner: int, meld: Meld) -> int:
         mid = self._next_id(st)
         st["table"].append({"id": mid, "owner": owner, "tiles": list(meld.tiles)})
-        self.after_lay(st, mid, meld, None)
+        self.after_lay(st, mid, list(meld.tiles), None)
         return mid
 
-    def after_lay(self, st: dict, meld_id: int, meld: Meld, end: str | None) -> None:
-        """Hook after a meld is laid (``end`` None) or grown at ``end``."""
+    def after_lay(self, st: dict, meld_id: int, laid: list[str], end: str | None) -> None:
+        """Hook after written tiles ``laid`` went on meld ``meld_id``: a new meld
+        (``end`` None) or an add at ``end`` (``"low"``/``"high"``/``"group"``)."""
 
     # ----- open
     def _open(self, st: dict, seat: int, action: dict) -> list[str]:
@@ -387,7 +388,7 @@ class OkeyRuleset:
         end = "group" if new.type == GROUP else ("low" if new.low < old.low else "high")
         self.check_growth(st, entry["id"], end)
         st["table"][i] = dict(entry, tiles=list(new.tiles))
-        self.after_lay(st, entry["id"], new, end)
+        self.after_lay(st, entry["id"], [tile], end)
         physical, represented = split_wild(tile)
         self.charge_add(st, seat, entry["owner"], tile, physical == self.okey(st))
         return [tile]

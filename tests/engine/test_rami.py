@@ -381,3 +381,18 @@ def test_threshold_in_the_view_only_before_the_initial_meld():
     pos = position([["B1"], ["K1"]], opened=["yes", "no"])
     assert rami.view(pos, 0)["threshold"] is None
     assert rami.view(pos, 1)["threshold"] == 30
+
+
+def test_the_api_dispatches_to_rami():
+    from games.engine import api
+
+    pos = api.deal("rami", {"joker_value": 50}, "api", players=3, first=1)
+    assert api.normalize_options("rami", {})["joker_value"] == 30
+    assert api.view(pos, 1)["rack"] == pos["seats"][1]["rack"]
+    after = api.apply(pos, {"seat": 1, "type": "draw"})
+    assert after["turn"] == 2 and len(after["seats"][1]["rack"]) == 15
+    with pytest.raises(api.IllegalAction) as info:
+        api.apply(after, {"seat": 1, "type": "draw"})
+    assert info.value.code == "not_your_turn"
+    assert api.meld_info("rami", ["R4", "J=R5", "R6"])["points"] == 15
+    assert api.match_length("rami", {}, 3) == 3

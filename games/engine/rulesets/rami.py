@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
+from functools import lru_cache
 
 from games.engine import melds
 from games.engine.errors import IllegalAction
@@ -141,6 +142,12 @@ MELD_RULES = melds.rules_for(RULESET)
 ``J=X`` jokers (RULES.md §2)."""
 
 
+@lru_cache(maxsize=65536)
+def _classify(tiles: tuple[str, ...]) -> melds.Meld | None:
+    """:func:`games.engine.melds.classify` for rami, cached (bots try many tables)."""
+    return melds.classify(tiles, MELD_RULES)
+
+
 def meld_info(tiles: list[str], indicator: str | None = None) -> dict:
     """Classify a written ``rami`` meld (RULES.md §2, §8 ``meld`` vectors).
 
@@ -149,7 +156,7 @@ def meld_info(tiles: list[str], indicator: str | None = None) -> dict:
     Returns ``{"valid": False}`` or ``{"valid": True, "type": "run"|"group",
     "points": N}`` with N the sum of values (a joker counts as the tile it represents).
     """
-    meld = melds.classify(list(tiles), MELD_RULES)
+    meld = _classify(tuple(tiles))
     if meld is None:
         return {"valid": False}
     return {"valid": True, "type": meld.type, "points": meld.points}
@@ -158,7 +165,7 @@ def meld_info(tiles: list[str], indicator: str | None = None) -> dict:
 def canonical_meld(tiles: list[str]) -> list[str]:
     """A valid meld in stored order: a run lowest first (D-5), a group by colour
     (``RBKY``).  Raises ValueError for an invalid meld."""
-    meld = melds.classify(list(tiles), MELD_RULES)
+    meld = _classify(tuple(tiles))
     if meld is None:
         raise ValueError(f"not a rami meld: {tiles}")
     if meld.type == melds.GROUP:
@@ -170,7 +177,7 @@ def canonical_meld(tiles: list[str]) -> list[str]:
 def wild_forms(meld: list[str]) -> list[str]:
     """The ``J=X`` forms a joker could take to extend the valid ``meld`` (a run's low
     end first, then its high end; a group's missing colours); ``[]`` if it cannot."""
-    classified = melds.classify(list(meld), MELD_RULES)
+    classified = _classify(tuple(meld))
     if classified is None:
         return []
     return [f"{JOKER}={face}" for face, _ in melds.extensions(classified, MELD_RULES)]
@@ -284,20 +291,22 @@ def _play(position: dict, seat: int, table: list[list[str]]) -> dict:
     new = _tiles_of(table)
     laid = new - old
     if old - new or laid - Counter(me["rack"]):
-        raise IllegalAction("table_mismatch")
+        missing, extra = sorted((old - new).elements()), sorted((laid - Counter(me["rack"])).elements())
+        raise IllegalAction("table_mismatch", f"missing from the table {missing}, not in the rack {extra}")
     opening = me["opened"] != "yes"
     if opening:
         old_melds = Counter(_meld_key(m) for m in position["table"])
         new_melds = Counter(_meld_key(m) for m in table)
         if old_melds - new_melds:
-            raise IllegalAction("initial_meld_touches_table")
-    infos = [meld_info(meld) for meld in table]
-    if not all(info["valid"] for info in infos):
-        raise IllegalAction("invalid_meld")
+            raise IllegalAction("initial_meld_touches_table", "the initial meld uses only rack tiles")
+    bad = [meld for meld in table if not meld_info(meld)["valid"]]
+    if bad:
+        raise IllegalAction("invalid_meld", f"not a run or group: {bad[0]}")
     if opening:
         fresh = (new_melds - old_melds).elements()
-        if sum(meld_info(list(key))["points"] for key in fresh) < THRESHOLD:
-            raise IllegalAction("below_threshold")
+        points = sum(meld_info(list(key))["points"] for key in fresh)
+        if points < THRESHOLD:
+            raise IllegalAction("below_threshold", f"initial meld worth {points} < {THRESHOLD}")
     if not laid:
         raise IllegalAction("no_tiles_played")
 

@@ -69,7 +69,7 @@ def take_plan(seen: Seen, level: str) -> dict | None:
         return None
     # opened with melds: a new meld with it, else an add
     for m in partition(ctx, rack2, OBJ_TILES):
-        if tile in laid_tiles(ctx, [m]):
+        if tile in laid_tiles(ctx, [m]) and len(rack2) - len(m) >= 1:
             return {"type": "meld", "tiles": write(ctx, [m])[0]}
     code = ctx.rack_code(tile)
     if code != WILD:

@@ -1,0 +1,136 @@
+"""Computer-only rounds on the pure engine (no database), for the ``selfplay``
+command, the bot tests and ``bench/bot_speed.py``.
+
+Every decision goes through :func:`games.bots.choose_action` with the seat's
+``api.view`` only; every action is applied by ``games.engine.api.apply`` and the
+position's invariants (``games.bots.invariants``) are checked after it.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+from games.bots import choose_action, safe_action
+from games.bots.invariants import violations
+from games.engine import api
+from games.engine.errors import IllegalAction
+
+MAX_ACTIONS = 4000
+"""A round taking more actions than this counts as stuck (a violation)."""
+
+
+@dataclass
+class RoundResult:
+    """One finished self-play round.
+
+    ``totals``: ``api.round_totals`` per seat (points; okey: against, rami: for);
+    ``opened``/``penalised``: per seat; ``times``: decision seconds per seat;
+    ``illegal``: refused bot actions (with code and action); ``violations``: texts.
+    """
+
+    seed: str
+    totals: list
+    opened: list
+    penalised: list
+    times: list
+    actions: int
+    end: str | None
+    illegal: list = field(default_factory=list)
+    violations: list = field(default_factory=list)
+
+
+def play_round(ruleset: str, seed: str, levels: list[str], options: dict | None = None,
+               first: int = 0, check: bool = True, on_decision=None) -> RoundResult:
+    """Play one round with computers only, seat ``s`` at ``levels[s]``.
+
+    Args:
+        ruleset: ``okey51``/``okey17``/``rami``; seed: the deal's seed;
+        levels: one bot level per seat; options: table options (defaults filled);
+        first: the seat that starts; check: run the invariants after each action;
+        on_decision: optional ``f(view, action)`` called for every bot decision
+            (the tests use it to see exactly what the bot was given).
+    Returns a :class:`RoundResult`.  A refused bot action is recorded in
+    ``illegal`` and replaced by :func:`games.bots.safe_action`; if that is refused
+    too, or the round exceeds :data:`MAX_ACTIONS`, a violation is recorded and the
+    round stops.
+    """
+    n = len(levels)
+    pos = api.deal(ruleset, options or {}, seed, players=n, first=first)
+    times: list[list[float]] = [[] for _ in range(n)]
+    illegal: list = []
+    problems: list[str] = []
+    count = 0
+    while not api.is_over(pos):
+        if count >= MAX_ACTIONS:
+            problems.append("stuck: too many actions")
+            break
+        seat = pos["turn"]
+        v = api.view(pos, seat)
+        t0 = time.perf_counter()
+        action = choose_action(v, levels[seat], seed=f"{seed}:{count}")
+        times[seat].append(time.perf_counter() - t0)
+        if on_decision is not None:
+            on_decision(v, action)
+        count += 1
+        try:
+            pos = api.apply(pos, action)
+        except IllegalAction as exc:
+            illegal.append((exc.code, action, v.get("rack"), v.get("table")))
+            if exc.position is not None:
+                pos = exc.position
+            try:
+                pos = api.apply(pos, safe_action(api.view(pos, seat)))
+            except IllegalAction as exc2:
+                problems.append(f"safe action refused: {exc2.code}")
+                break
+        if check:
+            problems.extend(violations(pos))
+    totals = api.round_totals(pos) or [0] * n
+    opened = [s["opened"] not in ("no",) for s in pos["seats"]]
+    penalised = [int(s.get("penalty", 0)) > 0 for s in pos["seats"]]
+    res = pos.get("result") or {}
+    return RoundResult(seed, totals, opened, penalised, times, count, res.get("end"), illegal, problems)
+
+
+@dataclass
+class LevelStats:
+    """Aggregates per level over seat-rounds: scores (points), opening and penalty
+    counts, decision times (seconds)."""
+
+    scores: list = field(default_factory=list)
+    opened: int = 0
+    penalised: int = 0
+    times: list = field(default_factory=list)
+
+    def mean_ci(self) -> tuple[float, float]:
+        """Mean and the half-width of its 95 % confidence interval (normal approximation)."""
+        k = len(self.scores)
+        if k == 0:
+            return 0.0, 0.0
+        mean = sum(self.scores) / k
+        if k < 2:
+            return mean, float("inf")
+        var = sum((x - mean) ** 2 for x in self.scores) / (k - 1)
+        return mean, 1.96 * math.sqrt(var / k)
+
+    def percentile_ms(self, p: float) -> float:
+        """Decision time percentile ``p`` (0..100) in milliseconds."""
+        if not self.times:
+            return 0.0
+        ts = sorted(self.times)
+        i = min(len(ts) - 1, max(0, math.ceil(p / 100 * len(ts)) - 1))
+        return ts[i] * 1000
+
+
+def aggregate(results: list[RoundResult], levels: list[str]) -> dict[str, LevelStats]:
+    """Per-level :class:`LevelStats` from rounds played with seat levels ``levels``."""
+    out: dict[str, LevelStats] = {}
+    for r in results:
+        for s, lv in enumerate(levels):
+            st = out.setdefault(lv, LevelStats())
+            st.scores.append(r.totals[s])
+            st.opened += bool(r.opened[s])
+            st.penalised += bool(r.penalised[s])
+            st.times.extend(r.times[s])
+    return out

@@ -1,0 +1,11 @@
+"""Accounts app: profile page and allauth templates."""
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class AccountsConfig(AppConfig):
+    """Accounts app config."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "accounts"
+    verbose_name = _("Accounts")

@@ -1,0 +1,223 @@
+"""Thin WebSocket consumers (PROTOCOL.md): authenticate, validate frames, hand actions to
+`games.services`, send each socket its own seat's view.
+
+Group messages carry only a version (and public round results); every consumer builds
+its own snapshot with `services.snapshot`, so rack contents never pass through a group
+(ARCHITECTURE.md invariant 3).
+"""
+import json
+import time
+from collections import OrderedDict
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+
+from games import services
+from games.errors_i18n import error_message
+
+MAX_FRAME_CHARS = 16 * 1024
+MAX_REMEMBERED_IDS = 256
+
+
+def _scope_language(scope):
+    """The user's language from the language cookie, else Accept-Language, else the default."""
+    supported = {code for code, _name in settings.LANGUAGES}
+    cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
+    if cookie in supported:
+        return cookie
+    for name, value in scope.get("headers", []):
+        if name == b"accept-language":
+            for lang, _q in translation.trans_real.parse_accept_lang_header(value.decode("latin-1")):
+                try:
+                    return translation.get_supported_language_variant(lang)
+                except LookupError:
+                    continue
+    return settings.LANGUAGE_CODE
+
+
+def _dumps(frame):
+    return json.dumps(frame, separators=(",", ":"))
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    """`/ws/table/<id>/`: one player's (or spectator's) live connection to a table.
+
+    Client frames: `action` {id, version, action}, `sync`, `resume` (take the seat back
+    from autoplay). Server frames: `snapshot`, `ack`, `error`, `round_end`. Any error
+    leaves the connection usable.
+    """
+
+    async def connect(self):
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        self.user = user
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.group = f"table-{self.table_id}"
+        self.language = _scope_language(self.scope)
+        self.sent_version = -1
+        self.round_end_version = -1
+        self.answers = OrderedDict()
+        self.tokens = settings.OKEY_WS_BURST
+        self.last_refill = time.monotonic()
+        self.seat = None
+        try:
+            await database_sync_to_async(services.snapshot)(self.table_id, None)
+        except services.ServiceError:
+            await self.close(code=4404)
+            return
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        self.seat = await database_sync_to_async(services.set_connected)(self.user, self.table_id, True)
+        await self.send_snapshot()
+
+    async def disconnect(self, code):
+        if not hasattr(self, "group"):
+            return
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.seat is not None:
+            await database_sync_to_async(services.set_connected)(self.user, self.table_id, False)
+
+    # ------------------------------------------------------------------ sending
+
+    async def send_frame(self, frame):
+        await self.send(text_data=_dumps(frame))
+
+    async def send_snapshot(self):
+        version, view, seat = await database_sync_to_async(services.snapshot)(self.table_id, self.user)
+        self.seat = seat
+        self.sent_version = max(self.sent_version, version)
+        await self.send_frame({"type": "snapshot", "version": version, "view": view})
+
+    async def send_error(self, code, frame_id=None):
+        with translation.override(self.language):
+            frame = {"type": "error", "code": code, "message": error_message(code)}
+        if frame_id is not None:
+            frame["id"] = frame_id
+        await self.send_frame(frame)
+        return frame
+
+    async def send_round_end(self, payload):
+        if payload["version"] <= self.round_end_version:
+            return
+        self.round_end_version = payload["version"]
+        await self.send_frame(dict(payload, type="round_end"))
+
+    # ---------------------------------------------------------------- receiving
+
+    def _take_token(self):
+        now = time.monotonic()
+        self.tokens = min(settings.OKEY_WS_BURST, self.tokens + (now - self.last_refill) * settings.OKEY_WS_RATE)
+        self.last_refill = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if not self._take_token():
+            await self.send_error("rate_limited")
+            return
+        if text_data is None or len(text_data) > MAX_FRAME_CHARS:
+            await self.send_error("bad_frame")
+            return
+        try:
+            frame = json.loads(text_data)
+        except ValueError:
+            await self.send_error("bad_frame")
+            return
+        if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
+            await self.send_error("bad_frame")
+            return
+        kind = frame["type"]
+        if kind == "sync":
+            await self.send_snapshot()
+        elif kind == "action":
+            await self.receive_action(frame)
+        elif kind == "resume":
+            await database_sync_to_async(services.resume_seat)(self.user, self.table_id)
+        elif kind == "chat":
+            return  # table chat is not built yet; ignored
+        else:
+            await self.send_error("bad_frame", frame.get("id") if isinstance(frame.get("id"), str) else None)
+
+    async def receive_action(self, frame):
+        frame_id = frame.get("id")
+        version = frame.get("version")
+        action = frame.get("action")
+        if not isinstance(frame_id, str) or not 0 < len(frame_id) <= 64:
+            await self.send_error("bad_frame")
+            return
+        if frame_id in self.answers:  # the same id is answered once (PROTOCOL.md)
+            await self.send_frame(self.answers[frame_id])
+            return
+        if (
+            not isinstance(version, int) or isinstance(version, bool) or version < 0
+            or not isinstance(action, dict) or not isinstance(action.get("type"), str)
+        ):
+            await self.send_error("bad_frame", frame_id)
+            return
+        if self.seat is None:
+            # Re-check: the user may have joined since connecting.
+            await self.send_snapshot()
+        if self.seat is None:
+            self._remember(frame_id, await self.send_error("not_seated", frame_id))
+            return
+        outcome = await database_sync_to_async(services.submit_action)(self.user, self.table_id, action, version)
+        if outcome.ok:
+            answer = {"type": "ack", "id": frame_id, "version": outcome.version}
+            self._remember(frame_id, answer)
+            await self.send_frame(answer)
+            await self.send_snapshot()
+            if outcome.round_end:
+                await self.send_round_end(outcome.round_end)
+            return
+        self._remember(frame_id, await self.send_error(outcome.code, frame_id))
+        if outcome.code == "stale_version" or outcome.version > self.sent_version:
+            await self.send_snapshot()
+
+    def _remember(self, frame_id, answer):
+        self.answers[frame_id] = answer
+        while len(self.answers) > MAX_REMEMBERED_IDS:
+            self.answers.popitem(last=False)
+
+    # ------------------------------------------------------------ group events
+
+    async def table_update(self, event):
+        """Group message from `games.services`: {version, refresh, round_end?}."""
+        if event["version"] > self.sent_version or event.get("refresh"):
+            await self.send_snapshot()
+        if event.get("round_end"):
+            await self.send_round_end(event["round_end"])
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """`/ws/lobby/`: the list of open online tables, re-sent on every change.
+
+    Server frame: {"type": "tables", "tables": [...services.open_tables()]}. A client may
+    send {"type": "sync"} to get it again.
+    """
+
+    group = services.LOBBY_GROUP
+
+    async def connect(self):
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_tables()
+
+    async def disconnect(self, code):
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def send_tables(self):
+        tables = await database_sync_to_async(services.open_tables)()
+        await self.send(text_data=_dumps({"type": "tables", "tables": tables}))
+
+    async def receive(self, text_data=None, bytes_data=None):
+        await self.send_tables()
+
+    async def lobby_update(self, event):
+        """Group message: the open tables changed."""
+        await self.send_tables()

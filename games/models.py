@@ -1,0 +1,202 @@
+"""Stored games: tables, seats, matches, rounds, the live game row and the move log.
+
+Only `games/services.py` writes these (ARCHITECTURE.md invariant 2). Positions are the
+engine's JSON (RULES.md §7, docs/engine-api.md); the `Move` log replays to them.
+"""
+import hashlib
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+RULESET_CHOICES = [("okey51", "Okey 51"), ("okey17", "Okey 17"), ("rami", "Rami")]
+BOT_LEVEL_CHOICES = [("easy", _("easy")), ("normal", _("normal")), ("strong", _("strong"))]
+
+
+def seed_commitment(seed):
+    """sha256 hex digest of a round seed: published before the deal, the seed after."""
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+
+class Table(models.Model):
+    """A table: its ruleset and options (RULES.md §6), its seats and (once started) one match."""
+
+    class Mode(models.TextChoices):
+        SOLO = "solo", _("solo (you + 3 computers)")
+        ONLINE = "online", _("online (2–4 players)")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        PLAYING = "playing", _("playing")
+        FINISHED = "finished", _("finished")
+        CLOSED = "closed", _("closed")
+
+    ruleset = models.CharField(max_length=16, choices=RULESET_CHOICES, default="okey51")
+    options = models.JSONField(default=dict)  # normalized by the engine
+    mode = models.CharField(max_length=8, choices=Mode.choices, default=Mode.ONLINE)
+    creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="created_tables")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
+    players = models.PositiveSmallIntegerField(default=4)
+    move_time = models.PositiveSmallIntegerField(default=30)  # seconds per turn (D-16)
+    assisted = models.BooleanField(default=False)
+    bot_level = models.CharField(max_length=10, choices=BOT_LEVEL_CHOICES, default="normal")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self):
+        return f"#{self.pk} {self.ruleset} {self.mode} {self.status}"
+
+    @property
+    def group_name(self):
+        """Channels group of this table's sockets (carries versions only, never racks)."""
+        return f"table-{self.pk}"
+
+
+class Seat(models.Model):
+    """One seat of a table: a human (`user`) or a computer (`user` None, `bot_level`).
+
+    `autoplay` means a computer plays the human's seat (two timeouts in a row or a
+    disconnect, RULES.md §6) until the human acts or reconnects.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    bot_level = models.CharField(max_length=10, choices=BOT_LEVEL_CHOICES, blank=True, default="")
+    connections = models.PositiveSmallIntegerField(default=0)
+    consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
+    autoplay = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["table", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(
+                fields=["table", "user"], condition=models.Q(user__isnull=False), name="seat_unique_user"
+            ),
+        ]
+
+    def __str__(self):
+        return f"table {self.table_id} seat {self.index}"
+
+    @property
+    def connected(self):
+        """True while at least one socket of the seat's user is open."""
+        return self.connections > 0
+
+    @property
+    def is_computer(self):
+        """True for a computer seat (no human ever sat there)."""
+        return self.user_id is None and bool(self.bot_level)
+
+    @property
+    def computer_plays(self):
+        """True when a computer plays this seat now (computer seat, or human on autoplay)."""
+        return self.is_computer or self.autoplay
+
+
+class Match(models.Model):
+    """A match of one or more rounds at a table. `seed` (from `secrets`) derives every deal."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="match")
+    seed = models.CharField(max_length=64)
+    totals = models.JSONField(default=list)  # per seat, points so far (RULES.md §3)
+    standings = models.JSONField(null=True, blank=True)  # seats best first, when finished
+    rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True)  # None: to a target
+    started = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"match of table {self.table_id}"
+
+    def round_seed(self, index):
+        """Seed of round `index` (0-based), derived deterministically from the match seed."""
+        return f"{self.seed}:{index}"
+
+
+class Round(models.Model):
+    """One round (deal) of a match, with its results once over.
+
+    `commitment` = sha256(seed) is public from the deal; `seed` is shown only once the
+    round is over, so anyone can re-deal it with `engine.api.deal` and check.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
+    index = models.PositiveSmallIntegerField()
+    seed = models.CharField(max_length=100)
+    commitment = models.CharField(max_length=64)
+    first = models.PositiveSmallIntegerField(default=0)
+    initial_position = models.JSONField()
+    final_position = models.JSONField(null=True, blank=True)
+    scores = models.JSONField(null=True, blank=True)  # end-of-round amounts per seat
+    penalties = models.JSONField(null=True, blank=True)  # in-round penalties per seat
+    totals = models.JSONField(null=True, blank=True)  # scores + penalties per seat
+    result = models.JSONField(null=True, blank=True)  # engine position["result"]
+    started = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [models.UniqueConstraint(fields=["match", "index"], name="round_unique_index")]
+
+    def __str__(self):
+        return f"round {self.index} of match {self.match_id}"
+
+    @property
+    def is_over(self):
+        """True once the round's results are stored."""
+        return self.finished is not None
+
+
+class Game(models.Model):
+    """The live state of a table: one row, locked and version-checked by every write.
+
+    `deadline` + `deadline_kind` is the single timer (ARCHITECTURE.md invariant 5):
+    `move` (a human's turn time), `bot` (a computer's next action), `next_round`.
+    """
+
+    class Deadline(models.TextChoices):
+        NONE = "", "-"
+        MOVE = "move", "move"
+        BOT = "bot", "bot"
+        NEXT_ROUND = "next_round", "next round"
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE)
+    round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.SET_NULL)
+    position = models.JSONField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    turn = models.SmallIntegerField(null=True, blank=True)
+    turn_started_version = models.PositiveIntegerField(default=0)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    deadline_kind = models.CharField(max_length=12, choices=Deadline.choices, blank=True, default="")
+
+    def __str__(self):
+        return f"game of table {self.table_id} v{self.version}"
+
+
+class Move(models.Model):
+    """Append-only move log: every accepted action, and refused ones that left a penalty."""
+
+    class Actor(models.TextChoices):
+        HUMAN = "human", _("player")
+        COMPUTER = "computer", _("computer")
+        TIMEOUT = "timeout", _("computer (time out)")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="moves")
+    number = models.PositiveIntegerField()  # 1, 2, ... within the round
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    result = models.CharField(max_length=40, default="ok")  # "ok" or an error code
+    actor = models.CharField(max_length=10, choices=Actor.choices, default=Actor.HUMAN)
+    version = models.PositiveIntegerField()  # game version after this move
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="move_unique_number")]
+
+    def __str__(self):
+        return f"move {self.number} of round {self.round_id}: {self.action}"

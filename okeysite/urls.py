@@ -1,0 +1,13 @@
+"""Site URLs: lobby and tables (games), accounts (allauth), i18n, JS catalog, admin."""
+from django.contrib import admin
+from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("allauth.urls")),
+    path("profile/", include("accounts.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("", include("games.urls")),
+]

@@ -1,0 +1,7 @@
+"""WSGI entry point (admin/pages only; the live tables need ASGI — use okeysite.asgi)."""
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "okeysite.settings")
+application = get_wsgi_application()

@@ -1,0 +1,316 @@
+"""Exact ``rami`` (Rummikub) solver: the most rack tiles that fit on the table.
+
+RULES.md §5: after the initial meld a player may rearrange the whole table; at
+the end of the turn every table tile (jokers included) must be in a valid run or
+group (RULES.md §2).  :func:`solve` finds, over every rearrangement, the largest
+number of rack tiles that can be laid (then the largest face value), or the
+largest face value (then the most tiles), and returns the new table.
+
+Algorithm (after van Rijn, Takes & Vis, "The complexity of Rummikub problems",
+2016): a dynamic programme over the 52 cells (number, colour), numbers 1..13
+outermost.  The state after a cell holds, for each colour, how many runs are open
+(they took a tile at the last number) by length 1, 2 and "3 or more"; for the
+current number the real tiles given to groups (their sum and maximum per
+colour); and how many jokers are used.  At a cell the solver chooses how many
+rack copies to lay, which open runs to extend (runs shorter than 3 must be),
+which runs to start (a run may start with jokers before its first real tile, so
+a run always holds a real tile) and how many copies go to groups.  At the end
+of each number the groups are closed: ``k`` groups of 3-4 different colours can
+be formed from ``S`` real tiles (at most ``k`` per colour) and ``j`` jokers
+exactly when ``max(colour count, ceil((S+j)/4)) <= k <= min(S, floor((S+j)/3))``.
+Identical copies are interchangeable, so counts are enough; the optimum is then
+rebuilt into melds.
+
+Pure Python; the state is packed into one integer.  Up to 3 copies of a tile
+and up to 4 jokers (160-tile set, D-1).
+"""
+from __future__ import annotations
+
+from games.engine.tiles import COLOURS, JOKER, parse_face, split_wild
+
+OBJECTIVES = ("tiles", "value")
+MAX_JOKERS = 7  # three bits in the state; the sets have 2 or 4
+_BIG = 1 << 16  # weight of the first objective; the second stays below it
+
+# State layout (one int): bits 0-2 jokers used, 3-4 max group copies of one
+# colour at this number, 5-8 real tiles in groups at this number, then 9 bits per
+# colour: open runs of length 1, 2 and 3+ (3 bits each).
+_MISC = 9
+_CS_BITS = 9
+
+
+def _cs(c1: int, c2: int, c3: int) -> int:
+    return c1 | c2 << 3 | c3 << 6
+
+
+class NoSolution(ValueError):
+    """The given table is not made of tiles that can form valid melds."""
+
+
+def _count(tiles, counts, jokers_key, jokers):
+    for tile in tiles:
+        physical, _ = split_wild(tile)
+        if physical == JOKER:
+            jokers[jokers_key] += 1
+            continue
+        face = parse_face(physical)
+        counts[(face.number - 1) * 4 + COLOURS.index(face.colour)] += 1
+
+
+def _cell_options(c1, c2, c3, t, r_max, n, jl):
+    """Every way to play one cell for a colour with open runs (c1, c2, c3).
+
+    ``t`` table copies (all must be used), up to ``r_max`` rack copies, number
+    ``n``, ``jl`` jokers still free.  Returns ``{(cs', g, jokers): (rack copies,
+    plan)}`` keeping, for each outcome, the plan laying the most rack copies.
+    """
+    out: dict = {}
+    forced = c1 + c2
+    for e3 in range(c3 + 1):
+        ext = forced + e3
+        for ye in range(min(ext, jl) + 1):
+            max_new = t + r_max - (ext - ye)
+            if max_new < 0:
+                continue
+            left1 = jl - ye
+            for a0 in range(max_new + 1):
+                if a0 and n > 11:
+                    break
+                for a1 in range(min(max_new - a0, left1 if n >= 2 else 0) + 1):
+                    if n == 13 and c1 + a1:
+                        break
+                    left2 = left1 - a1
+                    for a2 in range(min(max_new - a0 - a1, left2 // 2 if n >= 3 else 0) + 1):
+                        yp_options = range(2 * a2, min(a2 * (n - 1), left2) + 1) if a2 else (0,)
+                        x = ext - ye + a0 + a1 + a2
+                        cs2 = _cs(a0, c1 + a1, c2 + e3 + a2)
+                        for yp in yp_options:
+                            d_jokers = ye + a1 + yp
+                            for g in range(max(0, t - x), t + r_max - x + 1):
+                                r = x + g - t
+                                key = (cs2, g, d_jokers)
+                                old = out.get(key)
+                                if old is None or old[0] < r:
+                                    out[key] = (r, (e3, ye, a0, a1, a2, yp, g, r))
+    return out
+
+
+def _group_jokers(s, mg, jl):
+    """Joker counts ``j <= jl`` with which ``s`` real tiles (at most ``mg`` of one
+    colour) form groups: some ``k`` has ``max(mg, ceil((s+j)/4)) <= k <= min(s, (s+j)//3)``."""
+    res = []
+    for j in range(jl + 1):
+        lo = max(mg, -(-(s + j) // 4))
+        hi = min(s, (s + j) // 3)
+        if lo <= hi:
+            res.append(j)
+    return res
+
+
+def _groups_k(s, mg, j):
+    return max(mg, -(-(s + j) // 4))
+
+
+def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
+    """The best play for ``rack`` on ``table`` with free rearrangement (RULES.md §5).
+
+    Args:
+        table: the melds on the table, each a list of tiles (``J=K7`` for a
+            joker); only the multiset of tiles matters.
+        rack: the player's tiles (``J`` for a joker), up to 3 copies of a tile
+            and up to 4 jokers in all (160-tile set).
+        objective: ``"tiles"``: most rack tiles laid, then most face value;
+            ``"value"``: most face value laid (a joker counting 0), then most
+            tiles.
+
+    Returns:
+        ``(tiles_placed, value_placed, new_table, placed)``: the number of rack
+        tiles laid, their face value (points, a joker 0), the new table as a
+        list of melds (runs lowest first, groups in colour order, jokers as
+        ``J=X``) holding every table tile, and the rack tiles laid.  With
+        nothing to lay, ``tiles_placed`` is 0 and ``new_table`` a valid
+        arrangement of the old table's tiles.
+
+    Raises:
+        NoSolution: the table's tiles cannot all be in valid melds.
+        ValueError: unknown objective, more than 7 jokers; ``BadTile``.
+    """
+    if objective not in OBJECTIVES:
+        raise ValueError(f"unknown objective {objective!r}")
+    table_counts = [0] * 52
+    rack_counts = [0] * 52
+    jokers = {"table": 0, "rack": 0}
+    _count((t for meld in table for t in meld), table_counts, "table", jokers)
+    _count(rack, rack_counts, "rack", jokers)
+    jt, jr = jokers["table"], jokers["rack"]
+    total_jokers = jt + jr
+    if total_jokers > MAX_JOKERS:
+        raise ValueError("too many jokers")
+    if objective == "tiles":
+        w_joker, w_num = _BIG, [_BIG + n for n in range(14)]
+    else:
+        w_joker, w_num = 1, [n * _BIG + 1 for n in range(14)]
+
+    layer = {0: 0}
+    history = []  # per step: (kind, cell or number, back dict)
+    cache: dict = {}
+    for n in range(1, 14):
+        for c in range(4):
+            cell = (n - 1) * 4 + c
+            t, r_max = table_counts[cell], rack_counts[cell]
+            shift = _MISC + c * _CS_BITS
+            clear = ~(511 << shift)
+            weight = w_num[n]
+            nxt: dict = {}
+            back: dict = {}
+            for key, w in layer.items():
+                cs = (key >> shift) & 511
+                misc = key & 511
+                used = misc & 7
+                jl = total_jokers - used
+                ck = (cs, t, r_max, n, jl, c)
+                opts = cache.get(ck)
+                if opts is None:
+                    opts = [
+                        (cs2 << shift, g, dj, r * weight + dj * w_joker, plan)
+                        for (cs2, g, dj), (r, plan) in _cell_options(
+                            cs & 7, (cs >> 3) & 7, cs >> 6, t, r_max, n, jl).items()
+                    ]
+                    cache[ck] = opts
+                s_g = misc >> 5
+                mg = (misc >> 3) & 3
+                base = key & clear & ~511
+                for cs2, g, dj, dw, plan in opts:
+                    nk = base | cs2 | ((s_g + g) << 5) | ((mg if mg > g else g) << 3) | (used + dj)
+                    nw = w + dw
+                    old = nxt.get(nk)
+                    if old is None or old < nw:
+                        nxt[nk] = nw
+                        back[nk] = (key, plan)
+            layer = nxt
+            history.append(("cell", cell, back))
+        # Close the groups of number n.
+        nxt, back = {}, {}
+        for key, w in layer.items():
+            misc = key & 511
+            used = misc & 7
+            s_g, mg = misc >> 5, (misc >> 3) & 3
+            base = key & ~511
+            for j in _group_jokers(s_g, mg, total_jokers - used):
+                nk = base | (used + j)
+                nw = w + j * w_joker
+                old = nxt.get(nk)
+                if old is None or old < nw:
+                    nxt[nk] = nw
+                    back[nk] = (key, j)
+        layer = nxt
+        history.append(("groups", n, back))
+    # Every run must be long enough; every table joker laid.
+    best_key, best_w = None, None
+    for key, w in layer.items():
+        runs = key >> _MISC
+        short = any((runs >> (c * _CS_BITS)) & 63 for c in range(4))
+        if short or (key & 7) < jt:
+            continue
+        if best_w is None or w > best_w:
+            best_key, best_w = key, w
+    if best_key is None:
+        raise NoSolution("the table's tiles cannot form valid melds")
+    plans = []
+    key = best_key
+    for kind, where, back in reversed(history):
+        key, plan = back[key]
+        plans.append((kind, where, plan))
+    plans.reverse()
+    new_table = _build(plans)
+    placed_counts = [0] * 52
+    placed_jokers = 0
+    for kind, where, plan in plans:
+        if kind == "cell":
+            placed_counts[where] += plan[7]
+    used_jokers = best_key & 7
+    placed_jokers = used_jokers - jt
+    placed = [f"{COLOURS[cell % 4]}{cell // 4 + 1}" for cell in range(52) for _ in range(placed_counts[cell])]
+    placed += [JOKER] * placed_jokers
+    tiles_placed = sum(placed_counts) + placed_jokers
+    value_placed = sum((cell // 4 + 1) * k for cell, k in enumerate(placed_counts))
+    return tiles_placed, value_placed, new_table, placed
+
+
+def _build(plans):
+    """Turn the chosen per-cell plans into melds (RULES.md §5 notation)."""
+    open_runs = [[] for _ in range(4)]  # per colour: lists of written tiles
+    finished: list[list[str]] = []
+    pool = [0, 0, 0, 0]
+    for kind, where, plan in plans:
+        if kind == "groups":
+            n, j = where, plan
+            finished.extend(_make_groups(n, pool, j))
+            pool = [0, 0, 0, 0]
+            continue
+        n, c = where // 4 + 1, where % 4
+        colour = COLOURS[c]
+        e3, ye, a0, a1, a2, yp, g, r = plan
+        real = f"{colour}{n}"
+        joker = f"{JOKER}={real}"
+        runs = open_runs[c]
+        short = [run for run in runs if len(run) < 3]
+        long_ = [run for run in runs if len(run) >= 3]
+        extend = short + long_[:e3]
+        finished.extend(long_[e3:])
+        for i, run in enumerate(extend):
+            run.append(joker if i < ye else real)
+        new = [[real] for _ in range(a0)]
+        new += [[f"{JOKER}={colour}{n - 1}", real] for _ in range(a1)]
+        prefixes = _split_prefix(a2, yp, n)
+        for p in prefixes:
+            new.append([f"{JOKER}={colour}{m}" for m in range(n - p, n)] + [real])
+        open_runs[c] = extend + new
+        pool[c] += g
+    for runs in open_runs:
+        finished.extend(runs)
+    return finished
+
+
+def _split_prefix(a2, yp, n):
+    """Split ``yp`` prefix jokers over ``a2`` runs, each 2..n-1 jokers."""
+    out = []
+    left = yp
+    for i in range(a2):
+        rest = a2 - i - 1
+        p = min(n - 1, left - 2 * rest)
+        out.append(p)
+        left -= p
+    return out
+
+
+def _make_groups(n, pool, jokers):
+    """Build the groups of number ``n`` from ``pool[c]`` real copies and jokers."""
+    s = sum(pool)
+    if s == 0 and jokers == 0:
+        return []
+    k = _groups_k(s, max(pool), jokers)
+    groups = [[] for _ in range(k)]
+    i = 0
+    for c in range(4):
+        for _ in range(pool[c]):
+            groups[i % k].append(c)
+            i += 1
+    # Jokers: first bring every group to 3, then add the rest where room is.
+    left = jokers
+    out = []
+    fills = [[] for _ in range(k)]
+    for gi, members in enumerate(groups):
+        need = max(0, 3 - len(members))
+        free = [c for c in range(4) if c not in members]
+        fills[gi] = free[:need]
+        left -= need
+    for gi, members in enumerate(groups):
+        free = [c for c in range(4) if c not in members and c not in fills[gi]]
+        while left and free:
+            fills[gi].append(free.pop(0))
+            left -= 1
+    for members, extra in zip(groups, fills):
+        cols = sorted(members + extra)
+        out.append([f"{COLOURS[c]}{n}" if c in members else f"{JOKER}={COLOURS[c]}{n}" for c in cols])
+    return out

@@ -1,0 +1,160 @@
+"""The rami solver against a brute force built on the engine's meld rules (RULES.md §2, §5).
+
+The reference tries every sub-multiset of the rack and asks whether the old
+table's tiles plus it split into melds the engine (``games.engine.melds.classify``)
+accepts, trying every reading of the jokers.
+"""
+from collections import Counter
+from functools import lru_cache
+from itertools import combinations, product
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from games.bots.solver_rami import NoSolution, solve
+from games.engine.melds import classify
+from games.engine.tiles import COLOURS
+
+ALL_FACES = [f"{c}{n}" for c in COLOURS for n in range(1, 14)]
+
+
+def _is_meld(tiles):
+    reals = [t for t in tiles if t != "J"]
+    jokers = len(tiles) - len(reals)
+    if len(tiles) < 3 or not reals:
+        return False
+    colours = {t[0] for t in reals}
+    numbers = {t[1:] for t in reals}
+    pool = [f for f in ALL_FACES if f[0] in colours or f[1:] in numbers]
+    for faces in combinations(pool, jokers):
+        meld = classify(reals + [f"J={f}" for f in faces], "rami")
+        if meld is not None and meld.type in ("run", "group"):
+            return True
+    return False
+
+
+@lru_cache(maxsize=None)
+def partitionable(tiles):
+    """Whether the sorted tuple ``tiles`` (jokers ``J`` last) splits into melds."""
+    if not tiles:
+        return True
+    first, others = tiles[0], tiles[1:]
+    if first == "J":
+        return False  # only jokers left: no meld holds a real tile
+    for size in range(2, min(len(others), 12) + 1):
+        for combo in set(combinations(others, size)):
+            if _is_meld((first,) + combo):
+                left = list(others)
+                for t in combo:
+                    left.remove(t)
+                if partitionable(tuple(left)):
+                    return True
+    return False
+
+
+def _order(tiles):
+    return tuple(sorted(tiles, key=lambda t: (t == "J", t)))
+
+
+def brute(table, rack, objective):
+    base = [t.split("=")[0] for m in table for t in m]
+    counts = Counter(rack)
+    kinds = sorted(counts)
+    best = None
+    for choice in product(*(range(counts[k] + 1) for k in kinds)):
+        laid = [k for k, n in zip(kinds, choice) for _ in range(n)]
+        tiles = len(laid)
+        value = sum(int(t[1:]) for t in laid if t != "J")
+        key = (tiles, value) if objective == "tiles" else (value, tiles)
+        if best is not None and key <= best:
+            continue
+        if partitionable(_order(base + laid)):
+            best = key
+    return best
+
+
+@st.composite
+def positions(draw, copies=2, max_jokers=2):
+    """A small valid table (0-2 melds) and a rack from a narrow window of faces."""
+    colours = draw(st.lists(st.sampled_from(COLOURS), min_size=2, max_size=3, unique=True))
+    low = draw(st.integers(1, 9))
+    numbers = list(range(low, low + 5))
+    supply = Counter({f"{c}{n}": copies for c in colours for n in numbers})
+    supply["J"] = max_jokers
+    table = []
+    for _ in range(draw(st.integers(0, 2))):
+        if draw(st.booleans()):
+            c = draw(st.sampled_from(colours))
+            start = draw(st.sampled_from(numbers[:3]))
+            meld = [f"{c}{n}" for n in range(start, start + 3)]
+        else:
+            n = draw(st.sampled_from(numbers))
+            meld = [f"{c}{n}" for c in colours[:3]]
+            if len(meld) < 3:
+                continue
+        if supply["J"] and draw(st.booleans()):
+            i = draw(st.integers(0, 2))
+            meld[i] = f"J={meld[i]}"
+        need = Counter(t.split("=")[0] for t in meld)
+        if need - supply:
+            continue
+        supply -= need
+        table.append(meld)
+    pool = sorted(supply.elements())
+    rack = draw(st.lists(st.sampled_from(pool), max_size=5)) if pool else []
+    rack = list((Counter(rack) & supply).elements())
+    return table, rack
+
+
+def _check(table, rack, objective):
+    tiles, value, new_table, placed = solve(table, rack, objective)
+    assert not Counter(placed) - Counter(rack), "placed tiles come from the rack"
+    assert tiles == len(placed)
+    assert value == sum(int(t[1:]) for t in placed if t != "J")
+    old = Counter(t.split("=")[0] for m in table for t in m)
+    new = Counter(t.split("=")[0] for m in new_table for t in m)
+    assert new == old + Counter(placed), "the new table holds the old tiles plus the laid ones"
+    for meld in new_table:
+        found = classify(meld, "rami")
+        assert found is not None and found.type in ("run", "group"), meld
+        assert list(found.tiles) == meld
+    key = (tiles, value) if objective == "tiles" else (value, tiles)
+    assert key == brute(table, rack, objective)
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions(), st.sampled_from(["tiles", "value"]))
+def test_solver_matches_brute_force(position, objective):
+    table, rack = position
+    _check(table, rack, objective)
+
+
+@settings(max_examples=25, deadline=None)
+@given(positions(copies=3, max_jokers=4), st.sampled_from(["tiles", "value"]))
+def test_solver_matches_brute_force_with_the_160_tile_set(position, objective):
+    table, rack = position
+    _check(table, rack, objective)
+
+
+def test_jokers_in_front_of_a_run_and_a_full_group():
+    table = [["R4", "R5", "R6"]]
+    rack = ["R7", "B4", "K4", "J", "J", "J"]
+    tiles, value, new_table, placed = solve(table, rack)
+    assert tiles == 6 and value == 15
+    _check(table, rack, "tiles")
+
+
+def test_objectives_trade_value_for_tiles():
+    rack = ["J", "R1", "R2", "R4", "K13", "B13"]
+    assert solve([], rack, "tiles")[:3] == (4, 7, [["R1", "R2", "J=R3", "R4"]])
+    assert solve([], rack, "value")[:3] == (3, 26, [["J=R13", "B13", "K13"]])
+
+
+def test_a_lone_joker_cannot_make_a_meld():
+    assert solve([], ["J", "J", "J"])[0] == 0
+    assert solve([], ["J", "J", "R5"])[:2] == (3, 5)
+
+
+def test_an_invalid_table_is_reported():
+    with pytest.raises(NoSolution):
+        solve([["R4", "B5", "K6"]], [])

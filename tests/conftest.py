@@ -1,0 +1,55 @@
+"""Shared fixtures for the server tests (tests/games, tests/accounts).
+
+The test command sets DATABASE_URL (PostgreSQL) and REDIS_URL (Redis channel layer).
+Celery: no worker runs in tests; tasks are idempotent by version, so tests call the
+task functions directly. The broker is switched to Celery's in-process `memory://`
+transport so tasks that services schedule do not pile up in the shared Redis.
+"""
+import pytest
+
+from okeysite.celery import app as celery_app
+
+celery_app.conf.broker_url = "memory://"
+
+ORIGIN = b"http://localhost"
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    """Factory: make_user("alice") -> a user with e-mail alice@example.com, password "pw-alice-1234"."""
+
+    def make(name):
+        return django_user_model.objects.create_user(
+            username=name, email=f"{name}@example.com", password=f"pw-{name}-1234"
+        )
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+@pytest.fixture
+def carol(make_user):
+    return make_user("carol")
+
+
+@pytest.fixture
+def session_cookie():
+    """Factory: session_cookie(user) -> b"sessionid=..." header value of a logged-in session."""
+    from django.conf import settings
+    from django.test import Client
+
+    def make(user):
+        client = Client()
+        client.force_login(user)
+        return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}".encode()
+
+    return make

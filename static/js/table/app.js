@@ -1,0 +1,819 @@
+// The live table page: renders the server's view (PROTOCOL.md "The view") for one
+// seat and turns the player's clicks and drags into RULES.md §7 actions.
+import { _, fmt, ngettext } from "./i18n.js";
+import { h, tileEl, playerName, playerLabel, scoreTable } from "./render.js";
+import { Rack } from "./rack.js";
+import { sortRack } from "./sorting.js";
+import { analyse, addFit, swapFits } from "./melds.js";
+import { isWild } from "./tiles.js";
+import { RamiTable } from "./rami.js";
+import { TableSocket, socketUrl } from "./socket.js";
+
+const FINISHED = new Set(["finished", "over", "done", "ended", "complete", "completed"]);
+const DOUBLE_TAP_MS = 350;
+
+/**
+ * Start the table client in `root`.
+ * @param {HTMLElement} root the page's #table-app element (data-table-id, data-lobby-url)
+ * @param {object} config table_config: {ruleset, options, seat, ws_path, assisted, move_time}
+ * @param {object} [opts] {socketFactory(url) -> WebSocket-like, storage: Storage}
+ * @returns {TableApp}
+ */
+export function startTable(root, config, opts = {}) {
+  return new TableApp(root, config, opts);
+}
+
+export class TableApp {
+  constructor(root, config, { socketFactory, storage } = {}) {
+    this.root = root;
+    this.config = config || {};
+    this.ruleset = this.config.ruleset || "okey51";
+    this.isRami = this.ruleset === "rami";
+    this.assisted = !!this.config.assisted;
+    this.storage = storage !== undefined ? storage : safeStorage();
+    this.tableId = root.dataset.tableId || String(this.config.table_id || "demo");
+    this.view = null;
+    this.rack = null;
+    this.rackKey = null;
+    this.sel = [];              // selected sources: "slot:3", "meld:1:0" (rami)
+    this.pendingTake = null;    // okey: the previous seat's discard being placed
+    this.pending = new Map();   // action id -> kind
+    this.sortKind = "runs";
+    this.manualMoved = false;
+    this.rami = null;           // RamiTable during my rami turn
+    this.turnStart = null;      // rami: {slots, table} at the start of my turn
+    this.lastScores = null;
+    this.scoreClosedFor = null;
+    this.lastTap = { key: null, at: 0 };
+    this.sortables = [];
+    this.buildSkeleton();
+    this.clockTimer = setInterval(() => this.renderClock(), 250);
+    const url = this.config.ws_url || socketUrl(this.config.ws_path || `/ws/table/${this.tableId}/`);
+    this.socket = new TableSocket({
+      url, factory: socketFactory,
+      onFrame: (f) => this.onFrame(f),
+      onState: (s) => this.onConnState(s),
+    });
+  }
+
+  get seat() { return this.view ? this.view.seat : this.config.seat ?? null; }
+  get myTurn() { return !!this.view && this.view.seat !== null && this.view.seat !== undefined && this.view.turn === this.view.seat && !this.roundOver; }
+  get roundOver() { return !!(this.view && (this.view.result || this.view.round_end || FINISHED.has(this.view.status))); }
+  get okey() { return this.view ? this.view.okey || null : null; }
+  get players() {
+    const v = this.view || {};
+    return (v.rack_counts || v.players || []).length || this.config.players || 4;
+  }
+
+  // ---------------------------------------------------------------- skeleton
+  buildSkeleton() {
+    const r = this.root;
+    r.innerHTML = "";
+    r.classList.add("tbl", `rs-${this.ruleset}`);
+    if (this.assisted) r.classList.add("assisted");
+    const btn = (id, text, title, onclick, extra = "") =>
+      h("button", { type: "button", id, class: `btn ${extra}`.trim(), title, onclick }, text);
+    this.el = {};
+    const E = this.el;
+    E.status = h("div", { class: "tbl-status" },
+      E.turn = h("div", { id: "turn-status", "aria-live": "polite" }, _("Connecting…")),
+      E.clock = h("div", { id: "clock", "aria-label": _("Move clock") }, ""),
+      E.round = h("div", { id: "round-info", class: "round-info" }),
+      E.conn = h("div", { id: "conn-state", class: "conn" }));
+    E.opponents = h("div", { id: "opponents", class: "opponents" });
+    E.pile = h("button", { id: "pile", type: "button", class: "pile", title: _("Draw a tile from the pile"),
+      onclick: () => this.draw() }, h("span", { class: "pile-label" }, _("Pile")), h("span", { class: "pile-count" }, "–"));
+    if (this.isRami) {
+      E.center = h("div", { id: "center", class: "center" }, E.pile);
+    } else {
+      E.indicator = h("div", { class: "indicator-box" },
+        h("div", { class: "mini-label" }, _("Indicator")), h("div", { id: "indicator" }));
+      E.okeyBox = h("div", { class: "indicator-box" },
+        h("div", { class: "mini-label" }, _("Okey")), h("div", { id: "okey" }));
+      E.prev = h("div", { id: "prev-discard", class: "discard-slot", onclick: (ev) => { if (ev.target.closest(".tile")) this.toggleTake(); } });
+      E.take = btn("take-discard", _("Take"), _("Take the previous player's discard (it must go on the table this turn)"), () => this.toggleTake(), "small");
+      E.discardZone = h("div", { id: "discard-zone", class: "discard-slot drop", dataset: { drop: "discard" },
+        title: _("Drop a tile here to discard it"), onclick: () => this.discard() });
+      E.center = h("div", { id: "center", class: "center" },
+        E.indicator, E.okeyBox, E.pile,
+        h("div", { class: "discard-box" }, h("div", { class: "mini-label" }, _("To take")), E.prev, E.take),
+        h("div", { class: "discard-box" }, h("div", { class: "mini-label" }, _("Discard")), E.discardZone));
+    }
+    E.melds = h("div", { id: "table-melds", class: "table-melds", "aria-label": _("Table") });
+    E.error = h("div", { id: "error-box", role: "alert", class: "error-box" });
+    E.info = h("div", { id: "opening-info", class: "opening-info", "aria-live": "polite" });
+    if (this.isRami) {
+      E.actions = h("div", { class: "actions" },
+        btn("submit-play", _("Play"), _("Submit the table as arranged"), () => this.submitPlay(), "primary"),
+        btn("undo-turn", _("Undo"), _("Put everything back as it was at the start of the turn"), () => this.undoTurn()),
+        btn("draw-btn", _("Draw"), _("Draw a tile and end the turn"), () => this.draw()),
+        h("span", { class: "spacer" }),
+        btn("sort-runs", "123", _("Sort the rack by runs"), () => this.sortBy("runs"), "sort"),
+        btn("sort-groups", "777", _("Sort the rack by groups"), () => this.sortBy("groups"), "sort"));
+    } else {
+      E.actions = h("div", { class: "actions" },
+        btn("open-btn", _("Open"), _("Open with the gap-separated melds on your rack"), () => this.openMelds(), "primary"),
+        btn("pairs-btn", _("Open pairs"), _("Open with the pairs on your rack"), () => this.openPairs()),
+        btn("lay-btn", _("Lay"), _("Lay the selected tiles (or the selected tile's group) as a new meld"), () => this.lay()),
+        btn("discard-btn", _("Discard"), _("Discard the selected tile"), () => this.discard(), "warn"),
+        h("span", { class: "spacer" }),
+        btn("sort-runs", "123", _("Sort the rack by runs"), () => this.sortBy("runs"), "sort"),
+        btn("sort-groups", "777", _("Sort the rack by groups"), () => this.sortBy("groups"), "sort"),
+        btn("sort-pairs", "44", _("Sort the rack by pairs"), () => this.sortBy("pairs"), "sort"));
+    }
+    E.rack = h("div", { id: "rack", class: "rack", "aria-label": _("Your rack") });
+    E.scores = h("div", { id: "score-table", class: "overlay", hidden: true, role: "dialog", "aria-label": _("Scores") });
+    E.matchOver = h("div", { id: "match-over", class: "overlay", hidden: true, role: "dialog" });
+    r.append(E.status, E.opponents, E.center, E.melds, E.error, E.info, E.actions, E.rack, E.scores, E.matchOver);
+  }
+
+  // ---------------------------------------------------------------- frames
+  onConnState(state) {
+    this.el.conn.textContent = state === "open" ? "" : state === "connecting" ? _("Connecting…") : _("Connection lost, reconnecting…");
+    this.el.conn.classList.toggle("bad", state !== "open");
+  }
+
+  onFrame(f) {
+    if (f.type === "snapshot") this.onSnapshot(f.view || {});
+    else if (f.type === "ack") this.onAck(f);
+    else if (f.type === "error") this.showError(f.message || f.code || _("Refused"));
+    else if (f.type === "round_end") {
+      this.lastScores = { ...f, roundKey: this.rackKey };
+      if (f.match_over) this.matchEnded = f;
+      this.render();
+    }
+    else if (f.type === "match_end") { this.matchEnded = f; this.renderMatchOver(); }
+  }
+
+  onAck(f) {
+    const kind = this.pending.get(f.id);
+    this.pending.delete(f.id);
+    if (kind === "take") this.pendingTake = null;
+    this.showError("");
+  }
+
+  onSnapshot(view) {
+    const prev = this.view;
+    this.view = view;
+    const key = `okeysite:rack:${this.tableId}:${view.round_index ?? 0}:${view.seat ?? "x"}`;
+    if (key !== this.rackKey) this.newRound(key);
+    if (this.pendingTake && !(this.myTurn && view.phase === "draw" && this.prevTop() === this.pendingTake)) {
+      this.pendingTake = null;
+    }
+    if (this.isRami) this.syncRami(prev);
+    const before = this.rack.tiles().length;
+    this.reconcile();
+    const arrived = this.rack.tiles().length > before;
+    // a fresh rack starts sorted (never re-sorted later, unless the table is assisted
+    // and the player has not moved a tile by hand since the last sort)
+    const autoSort = !this.sortedOnce || (this.assisted && !this.manualMoved && arrived);
+    if (autoSort && view.rack && view.rack.length) {
+      this.rack.layout(sortRack(this.sortKind, this.ruleset, this.rack.tiles(), this.okey));
+      this.sortedOnce = true;
+    }
+    this.rack.save();
+    if (view.round_end && !this.lastScores) {
+      this.lastScores = { ...view.round_end, roundKey: this.rackKey };
+    } else if (this.roundOver && !this.lastScores && view.result) {
+      this.lastScores = { scores: view.result.scores, penalties: view.penalty, totals: view.totals, roundKey: this.rackKey };
+    }
+    this.render();
+  }
+
+  newRound(key) {
+    this.rackKey = key;
+    this.rack = new Rack({ storage: this.storage, rows: 2 });
+    const loaded = this.rack.load(key);
+    this.sortedOnce = loaded;
+    this.manualMoved = loaded;
+    this.sel = [];
+    this.pendingTake = null;
+    this.rami = null;
+    this.turnStart = null;
+    if (this.lastScores && this.lastScores.roundKey !== key) {
+      this.lastScores = null;
+      this.el.scores.hidden = true;
+    }
+  }
+
+  reconcile() {
+    let server = [...(this.view.rack || [])];
+    if (this.rami) {
+      for (const t of this.rami.fromRack()) {
+        const i = server.indexOf(t);
+        if (i >= 0) server.splice(i, 1);
+      }
+    }
+    this.rack.reconcile(server, this.pendingTake);
+  }
+
+  // rami: a fresh working table at the start of my turn and whenever I am not editing
+  syncRami(prev) {
+    const v = this.view;
+    const mine = this.myTurn;
+    const turnBegan = mine && !(prev && prev.turn === v.turn && prev.seat === v.seat && (prev.round_index ?? 0) === (v.round_index ?? 0) && this.rami);
+    if (!mine || turnBegan || !this.rami || !this.rami.dirty) {
+      this.rami = new RamiTable(v.table || []);
+      if (mine && turnBegan) this.turnStart = null;
+    }
+    if (mine && !this.turnStart) {
+      this.reconcileRackOnly();
+      this.turnStart = { slots: [...this.rack.slots] };
+    }
+  }
+
+  reconcileRackOnly() { this.rack.reconcile([...(this.view.rack || [])], null); }
+
+  // ---------------------------------------------------------------- sending
+  send(action, kind = action.type) {
+    this.showError("");
+    let act = action;
+    if (this.pendingTake && !this.isRami && ["open", "meld", "add"].includes(action.type)) {
+      act = { type: "take_discard", then: action };
+      kind = "take";
+    }
+    const id = this.socket.action(act);
+    if (!id) { this.showError(_("Not connected. Reconnecting…")); return; }
+    this.pending.set(id, kind);
+    this.sel = [];
+  }
+
+  showError(text) {
+    this.el.error.textContent = text;
+    this.el.error.classList.toggle("shown", !!text);
+  }
+
+  selectedSlots() {
+    return this.sel.filter((s) => s.startsWith("slot:")).map((s) => Number(s.slice(5)));
+  }
+
+  // ---------------------------------------------------------------- okey actions
+  draw() { this.send({ type: "draw" }); }
+
+  prevSeat() { const n = this.players; return ((this.view.seat ?? 0) + n - 1) % n; }
+  prevTop() {
+    const d = (this.view.discards || [])[this.prevSeat()] || [];
+    return d.length ? d[d.length - 1] : null;
+  }
+
+  toggleTake() {
+    if (!this.view) return;
+    if (this.pendingTake) {
+      this.pendingTake = null;
+    } else {
+      const top = this.prevTop();
+      if (!top) { this.showError(_("There is no discard to take.")); return; }
+      if (!this.myTurn || this.view.phase !== "draw") {
+        this.showError(_("You can take the discard only at the start of your turn."));
+        return;
+      }
+      this.pendingTake = top;
+      this.showError("");
+    }
+    this.reconcile();
+    if (this.pendingTake && this.rack.taken !== null) this.sel = [`slot:${this.rack.taken}`];
+    else this.sel = [];
+    this.render();
+  }
+
+  /** Gap groups of the rack, read as melds. */
+  rackGroups() {
+    return this.rack.groups().map((g) => ({ ...g, info: analyse(this.ruleset, g.tiles, this.okey) }));
+  }
+
+  openMelds() {
+    const groups = this.rackGroups().filter((g) => g.tiles.length >= 3);
+    if (!groups.length) { this.showError(_("Arrange melds on your rack with a gap between them, then press Open.")); return; }
+    const valid = groups.filter((g) => g.info.valid && g.info.type !== "pair");
+    const melds = (valid.length ? valid : groups).map((g) => (g.info.valid ? g.info.written : g.tiles));
+    this.send({ type: "open", melds });
+  }
+
+  openPairs() {
+    const groups = this.rackGroups().filter((g) => g.tiles.length === 2);
+    if (!groups.length) { this.showError(_("Put each pair on its own, with a gap on both sides, then press Open pairs.")); return; }
+    const valid = groups.filter((g) => g.info.valid);
+    const melds = (valid.length ? valid : groups).map((g) => (g.info.valid ? g.info.written : g.tiles));
+    this.send({ type: "open", melds });
+  }
+
+  lay() {
+    let slots = this.selectedSlots().sort((a, b) => a - b);
+    if (slots.length === 1) slots = (this.rack.groupOf(slots[0]) || { slots }).slots;
+    if (!slots.length) { this.showError(_("Select the tiles of the meld to lay.")); return; }
+    const tiles = slots.map((i) => this.rack.slots[i]);
+    const info = analyse(this.ruleset, tiles, this.okey);
+    this.send({ type: "meld", tiles: info.valid ? info.written : tiles });
+  }
+
+  discard(slot = null) {
+    if (slot === null) {
+      const s = this.selectedSlots();
+      if (!s.length) { this.showError(_("Select the tile to discard.")); return; }
+      slot = s[s.length - 1];
+    }
+    if (this.rack.faceDown.has(slot)) { this.showError(_("A face-down tile stays in the rack.")); return; }
+    if (slot === this.rack.taken) { this.showError(_("The taken discard must go on the table.")); return; }
+    const tile = this.rack.slots[slot];
+    if (!tile) return;
+    this.send({ type: "discard", tile });
+  }
+
+  addTo(meldId, slot = null) {
+    if (slot === null) {
+      const s = this.selectedSlots();
+      if (!s.length) return false;
+      slot = s[s.length - 1];
+    }
+    const tile = this.rack.slots[slot];
+    if (!tile) return false;
+    if (this.rack.faceDown.has(slot)) { this.showError(_("A face-down tile stays in the rack.")); return true; }
+    const meld = (this.view.table || []).find((m) => String(m.id) === String(meldId));
+    const written = meld ? addFit(this.ruleset, meld.tiles, tile, this.okey) : null;
+    this.send({ type: "add", meld: Number(meldId), tile: written || tile });
+    return true;
+  }
+
+  swapInto(meldId) {
+    const s = this.selectedSlots();
+    if (!s.length) { this.showError(_("Select the tile that the wild stands for, then press swap.")); return; }
+    const tile = this.rack.slots[s[s.length - 1]];
+    this.send({ type: "swap", meld: Number(meldId), tile });
+  }
+
+  /** Melds the tile in `slot` can be added to (assisted one-tap add). */
+  fitsFor(slot) {
+    const tile = this.rack.slots[slot];
+    if (!tile || this.isRami) return [];
+    return (this.view.table || []).filter((m) => addFit(this.ruleset, m.tiles, tile, this.okey) || swapFits(m.tiles, tile));
+  }
+
+  assistedAdd(slot) {
+    const opened = (this.view.opened || [])[this.view.seat];
+    if (!this.myTurn || this.view.phase !== "play" || !opened || opened === "no") return false;
+    const fits = (this.view.table || []).filter((m) => addFit(this.ruleset, m.tiles, this.rack.slots[slot], this.okey));
+    if (fits.length === 1) { this.addTo(fits[0].id, slot); return true; }
+    if (fits.length > 1) {
+      this.sel = [`slot:${slot}`];
+      this.render();
+      this.showError(_("This tile fits several melds: tap the one to add it to."));
+      return true;
+    }
+    return false;
+  }
+
+  sortBy(kind) {
+    if (!this.rack) return;
+    this.sortKind = kind;
+    this.manualMoved = false;
+    this.rack.layout(sortRack(kind, this.ruleset, this.rack.tiles(), this.okey));
+    this.rack.save();
+    this.sel = [];
+    this.render();
+  }
+
+  // ---------------------------------------------------------------- rami actions
+  submitPlay() {
+    if (!this.rami) return;
+    this.send({ type: "play", table: this.rami.toTable() });
+  }
+
+  undoTurn() {
+    if (!this.view) return;
+    this.rami = new RamiTable(this.view.table || []);
+    if (this.turnStart) this.rack.slots = [...this.turnStart.slots];
+    this.reconcile();
+    this.rack.save();
+    this.sel = [];
+    this.showError("");
+    this.render();
+  }
+
+  /** Move a rami source ("slot:i" | "meld:m:k") to meld m at index (m = length: new meld). */
+  ramiMove(src, m, index) {
+    if (!this.myTurn) { this.showError(_("Wait for your turn to arrange the table.")); return; }
+    const item = this.takeSource(src);
+    if (!item) return;
+    this.rami.insert(m, index, item);
+    this.rami.prune();
+  }
+
+  takeSource(src) {
+    const p = src.split(":").map((x, i) => (i ? Number(x) : x));
+    if (p[0] === "slot") {
+      const t = this.rack.slots[p[1]];
+      if (!t) return null;
+      this.rack.slots[p[1]] = null;
+      return { t, fromRack: true };
+    }
+    return this.rami.take(p[1], p[2]);
+  }
+
+  ramiToRack(src, slot) {
+    const [, m, k] = src.split(":").map(Number);
+    const item = this.rami.melds[m]?.tiles[k];
+    if (!item) return;
+    if (!item.fromRack) { this.showError(_("Table tiles cannot go to your rack.")); return; }
+    this.rami.take(m, k);
+    this.rami.prune();
+    if (slot !== null && this.rack.slots[slot] === null) this.rack.slots[slot] = item.t;
+    else this.reconcile();
+  }
+
+  // ---------------------------------------------------------------- clicks and drops
+  onTileTap(src, ev) {
+    ev.stopPropagation();
+    const now = Date.now();
+    const dbl = this.lastTap.key === src && now - this.lastTap.at < DOUBLE_TAP_MS;
+    this.lastTap = { key: src, at: now };
+    if (dbl && src.startsWith("slot:")) {
+      const slot = Number(src.slice(5));
+      const tile = this.rack.slots[slot];
+      if (this.ruleset === "okey17" && isWild(this.ruleset, tile, this.okey)) {
+        this.rack.toggleFaceDown(slot);
+        this.rack.save();
+        this.sel = this.sel.filter((s) => s !== src);
+        this.render();
+        return;
+      }
+      if (this.assisted && this.assistedAdd(slot)) return;
+    }
+    const i = this.sel.indexOf(src);
+    if (i >= 0) this.sel.splice(i, 1); else this.sel.push(src);
+    this.render();
+  }
+
+  onSlotTap(slot) {
+    if (this.rack.slots[slot] !== null) return;
+    const chosen = this.sel[this.sel.length - 1];
+    if (!chosen) return;
+    if (chosen.startsWith("slot:")) {
+      this.rack.move(Number(chosen.slice(5)), slot);
+      this.manualMoved = true;
+    } else if (this.isRami) {
+      this.ramiToRack(chosen, slot);
+    }
+    this.sel = [];
+    this.rack.save();
+    this.render();
+  }
+
+  onMeldTap(m) {
+    if (!this.isRami) { this.addTo(m); return; }
+    if (!this.sel.length) return;
+    if (!this.myTurn) { this.showError(_("Wait for your turn to arrange the table.")); return; }
+    const target = this.rami.melds[m];
+    const items = [...this.sel].sort(bySourceDesc).map((s) => this.takeSource(s)).filter(Boolean).reverse();
+    const idx = this.rami.melds.indexOf(target);
+    for (const it of items) this.rami.insert(idx < 0 ? this.rami.melds.length : idx, 99, it);
+    this.rami.prune();
+    this.sel = [];
+    this.rack.save();
+    this.render();
+  }
+
+  onNewMeldTap() {
+    if (!this.sel.length) return;
+    if (!this.myTurn) { this.showError(_("Wait for your turn to arrange the table.")); return; }
+    const items = [...this.sel].sort(bySourceDesc).map((s) => this.takeSource(s)).filter(Boolean).reverse();
+    if (!items.length) return;
+    const meld = this.rami.melds.length;
+    for (const it of items) this.rami.insert(meld, 99, it);
+    this.rami.prune();
+    this.sel = [];
+    this.rack.save();
+    this.render();
+  }
+
+  /** A drag ended: `src` is the tile's source, `drop` the target's data-drop, `index` its place. */
+  onDrop(src, drop, index) {
+    if (!drop) return;
+    if (drop.startsWith("slot:")) {
+      const to = Number(drop.slice(5));
+      if (src.startsWith("slot:")) { this.rack.move(Number(src.slice(5)), to); this.manualMoved = true; }
+      else if (this.isRami) this.ramiToRack(src, to);
+    } else if (drop === "discard" && src.startsWith("slot:")) {
+      this.discard(Number(src.slice(5)));
+    } else if (drop.startsWith("meld:")) {
+      if (this.isRami) this.ramiMove(src, Number(drop.slice(5)), index);
+      else if (src.startsWith("slot:")) this.addTo(drop.slice(5), Number(src.slice(5)));
+    } else if (drop === "new-meld" && this.isRami) {
+      this.ramiMove(src, this.rami.melds.length, 0);
+    }
+    this.sel = [];
+    this.rack.save();
+  }
+
+  // ---------------------------------------------------------------- rendering
+  render() {
+    if (!this.view) return;
+    for (const s of this.sortables) s.destroy();
+    this.sortables = [];
+    this.renderStatus();
+    this.renderOpponents();
+    this.renderCenter();
+    this.renderMelds();
+    this.renderRack();
+    this.renderInfo();
+    this.renderScores();
+    this.renderMatchOver();
+    this.renderClock();
+  }
+
+  renderStatus() {
+    const v = this.view;
+    const E = this.el;
+    let text;
+    if (this.matchIsOver()) text = _("Match over");
+    else if (this.roundOver) text = _("Round over");
+    else if (this.myTurn) {
+      text = this.isRami ? _("Your turn: play tiles, or draw")
+        : v.phase === "draw" ? _("Your turn: draw from the pile or take the discard")
+        : _("Your turn: lay or add tiles, then discard");
+    } else if (v.turn !== null && v.turn !== undefined) {
+      text = fmt(_("%(name)s is playing"), { name: playerName(v, v.turn) });
+    } else text = _("Waiting for the match to start");
+    E.turn.textContent = text;
+    E.turn.classList.toggle("my-turn", this.myTurn);
+    this.root.classList.toggle("my-turn", this.myTurn);
+    const rounds = v.rounds ? fmt(_("Round %(n)s of %(total)s"), { n: (v.round_index ?? 0) + 1, total: v.rounds })
+      : fmt(_("Round %(n)s"), { n: (v.round_index ?? 0) + 1 });
+    E.round.textContent = rounds;
+  }
+
+  renderClock() {
+    const d = this.view && this.view.deadline;
+    const el = this.el.clock;
+    if (!d || this.roundOver) { el.textContent = ""; el.className = ""; return; }
+    const left = Math.max(0, Math.ceil((d - Date.now()) / 1000));
+    el.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    el.classList.toggle("low", left <= 10);
+    el.classList.toggle("mine", this.myTurn);
+  }
+
+  openedText(o) {
+    if (o === "melds") return _("opened with melds");
+    if (o === "pairs") return _("opened with pairs");
+    if (o === "yes" || o === true) return _("opened");
+    return _("not opened");
+  }
+
+  renderOpponents() {
+    const v = this.view;
+    const n = this.players;
+    const me = v.seat ?? 0;
+    const E = this.el;
+    E.opponents.innerHTML = "";
+    E.opponents.dataset.count = String(n - (v.seat === null || v.seat === undefined ? 0 : 1));
+    const order = [];
+    for (let k = n - 1; k >= 1; k--) order.push((me + k) % n);  // left, across, right
+    if (v.seat === null || v.seat === undefined) order.unshift(me);
+    for (const s of order) E.opponents.append(this.seatCard(s));
+  }
+
+  seatCard(s) {
+    const v = this.view;
+    const p = (v.players || [])[s] || {};
+    const label = playerLabel(v, s);
+    const count = (v.rack_counts || [])[s];
+    const pen = (v.penalty || [])[s] || 0;
+    const disc = (v.discards || [])[s] || [];
+    const top = disc.length ? disc[disc.length - 1] : null;
+    return h("div", { class: `seat-card${v.turn === s && !this.roundOver ? " active" : ""}${p.connected === false ? " away" : ""}`, dataset: { seat: String(s) } },
+      h("div", { class: "seat-name" }, playerName(v, s), p.connected === false ? h("span", { class: "away-dot", title: _("disconnected") }, "●") : null),
+      label ? h("div", { class: "who-label" }, label) : null,
+      h("div", { class: "seat-meta" },
+        count !== undefined ? h("span", { class: "rack-count" }, fmt(ngettext("%(n)s tile", "%(n)s tiles", count), { n: count })) : null,
+        h("span", { class: `opened o-${(v.opened || [])[s]}` }, this.openedText((v.opened || [])[s])),
+        pen ? h("span", { class: "penalty" }, fmt(_("penalty %(n)s"), { n: pen })) : null,
+        (v.totals || [])[s] !== undefined ? h("span", { class: "total" }, fmt(_("total %(n)s"), { n: v.totals[s] })) : null),
+      this.isRami ? null : h("div", { class: "seat-discard", title: _("Discard pile") },
+        top ? tileEl(top, { okey: this.okey, ruleset: this.ruleset, small: true }) : h("span", { class: "empty-discard" }),
+        disc.length > 1 ? h("span", { class: "disc-count" }, `×${disc.length}`) : null));
+  }
+
+  renderCenter() {
+    const v = this.view;
+    const E = this.el;
+    E.pile.querySelector(".pile-count").textContent = String(v.pile_count ?? "–");
+    E.pile.classList.toggle("can", this.myTurn && (this.isRami || v.phase === "draw"));
+    if (this.isRami) return;
+    E.indicator.querySelector("#indicator").replaceChildren(v.indicator ? tileEl(v.indicator, { ruleset: this.ruleset }) : "");
+    E.okeyBox.querySelector("#okey").replaceChildren(this.okey ? tileEl(this.okey, { okey: this.okey, ruleset: this.ruleset }) : "");
+    const top = this.prevTop();
+    E.prev.replaceChildren(top ? tileEl(top, { okey: this.okey, ruleset: this.ruleset }) : h("span", { class: "empty-discard" }));
+    E.prev.classList.toggle("taking", !!this.pendingTake);
+    E.take.textContent = this.pendingTake ? _("Put back") : _("Take");
+    E.take.classList.toggle("can", this.myTurn && v.phase === "draw" && !!top);
+    const mine = (v.discards || [])[v.seat] || [];
+    E.discardZone.replaceChildren(mine.length ? tileEl(mine[mine.length - 1], { okey: this.okey, ruleset: this.ruleset }) : h("span", { class: "drop-hint" }, _("Discard here")));
+    if (v.seat !== null && v.seat !== undefined) this.makeDropTarget(E.discardZone, { put: (from, item) => item.dataset.src?.startsWith("slot:") && !item.classList.contains("face-down") });
+  }
+
+  renderMelds() {
+    const v = this.view;
+    const E = this.el;
+    E.melds.innerHTML = "";
+    if (this.isRami) return this.renderRamiMelds();
+    const melds = v.table || [];
+    const selTile = this.selectedSlots().map((i) => this.rack.slots[i]).pop();
+    const fits = selTile ? new Set(this.fitsFor(this.selectedSlots().pop()).map((m) => String(m.id))) : new Set();
+    if (!melds.length) E.melds.append(h("div", { class: "empty-table" }, _("No melds on the table yet.")));
+    const owners = [...new Set(melds.map((m) => m.owner))];
+    for (const owner of owners) {
+      const area = h("div", { class: "owner-area", dataset: { owner: String(owner) } },
+        h("div", { class: "owner-name" }, playerName(v, owner)));
+      for (const m of melds.filter((x) => x.owner === owner)) {
+        const el = h("div", { class: `meld${fits.has(String(m.id)) ? " fits" : ""}`, dataset: { meldId: String(m.id), owner: String(m.owner), drop: `meld:${m.id}` },
+          title: _("Tap with a tile selected to add it"),
+          onclick: () => this.onMeldTap(m.id) },
+          m.tiles.map((t) => tileEl(t, { okey: this.okey, ruleset: this.ruleset, small: true })),
+          m.tiles.some((t) => t.includes("=")) ? h("button", { type: "button", class: "swap-btn", title: _("Swap: give the tile the wild stands for and take the wild"),
+            onclick: (ev) => { ev.stopPropagation(); this.swapInto(m.id); } }, "⇄") : null);
+        this.makeDropTarget(el, { put: (from, item) => item.dataset.src?.startsWith("slot:") && !item.classList.contains("face-down") });
+        area.append(el);
+      }
+      E.melds.append(area);
+    }
+  }
+
+  renderRamiMelds() {
+    const E = this.el;
+    const work = this.rami || new RamiTable(this.view.table || []);
+    const editable = this.myTurn;
+    work.melds.forEach((m, i) => {
+      const info = work.info(i);
+      const el = h("div", { class: `meld rami-meld${info.valid ? "" : " invalid"}${m.orig ? "" : " changed"}`, dataset: { meldIndex: String(i), drop: `meld:${i}` },
+        onclick: () => this.onMeldTap(i) },
+        m.tiles.map((x, k) => {
+          const src = `meld:${i}:${k}`;
+          const t = tileEl(m.orig && x.t === "J" ? m.orig[k] : x.t, { ruleset: "rami", small: true });
+          t.dataset.src = src;
+          if (x.fromRack) t.classList.add("from-rack");
+          if (this.sel.includes(src)) t.classList.add("selected");
+          if (editable) t.addEventListener("click", (ev) => this.onTileTap(src, ev));
+          return t;
+        }),
+        info.valid ? h("span", { class: "meld-points" }, String(info.points)) : h("span", { class: "meld-bad", title: _("not a valid meld") }, "✗"));
+      if (editable) this.makeDropTarget(el, { sort: true, put: () => true });
+      E.melds.append(el);
+    });
+    if (!work.melds.length) E.melds.append(h("div", { class: "empty-table" }, _("No melds on the table yet.")));
+    if (editable) {
+      const nm = h("div", { id: "new-meld", class: "meld new-meld", dataset: { drop: "new-meld" }, onclick: () => this.onNewMeldTap() }, _("New meld"));
+      this.makeDropTarget(nm, { put: () => true });
+      E.melds.append(nm);
+    }
+  }
+
+  renderRack() {
+    const E = this.el;
+    const v = this.view;
+    if (v.seat === null || v.seat === undefined) { E.rack.hidden = true; E.actions.hidden = true; return; }
+    E.rack.innerHTML = "";
+    E.rack.style.setProperty("--per-row", String(this.rack.perRow));
+    const penalties = countOf(v.penalty_tiles || []);
+    const groups = this.rackGroups();
+    const badge = new Map();
+    for (const g of groups) {
+      if (g.tiles.length >= 2 && g.info.valid) badge.set(g.slots[0], g.info);
+    }
+    this.rack.slots.forEach((t, i) => {
+      const slot = h("div", { class: "slot", dataset: { slot: String(i), drop: `slot:${i}` }, onclick: () => this.onSlotTap(i) });
+      if (t !== null) {
+        const src = `slot:${i}`;
+        const el = tileEl(t, { okey: this.okey, ruleset: this.ruleset, faceDown: this.rack.faceDown.has(i) });
+        el.dataset.src = src;
+        if (this.sel.includes(src)) el.classList.add("selected");
+        if (i === this.rack.taken) el.classList.add("taken");
+        if (penalties.get(t) > 0 && !this.rack.faceDown.has(i)) { el.classList.add("penalty"); el.title += ` — ${_("discarding it costs a penalty")}`; }
+        el.addEventListener("click", (ev) => this.onTileTap(src, ev));
+        slot.append(el);
+      }
+      const info = badge.get(i);
+      if (info) {
+        slot.append(h("span", { class: `group-points${info.valid ? "" : " bad"}` }, info.valid ? String(info.points) : "✗"));
+      }
+      this.makeDropTarget(slot, { put: (from, item) => {
+        const s = item.dataset.src || "";
+        if (s.startsWith("slot:")) return true;
+        return this.isRami && item.classList.contains("from-rack");
+      } });
+      E.rack.append(slot);
+    });
+  }
+
+  renderInfo() {
+    const v = this.view;
+    const E = this.el;
+    E.info.innerHTML = "";
+    if (v.seat === null || v.seat === undefined || this.roundOver) return;
+    const opened = (v.opened || [])[v.seat];
+    if (this.isRami) {
+      if (opened === "yes" || opened === true) return;
+      const pts = this.rami ? this.rami.initialPoints() : 0;
+      E.info.append(h("span", { class: pts >= (v.threshold || 30) ? "ok" : "" },
+        fmt(_("Initial meld: %(points)s of %(need)s points"), { points: pts, need: v.threshold || 30 })));
+      return;
+    }
+    if (opened && opened !== "no") return;
+    const groups = this.rackGroups();
+    const melds = groups.filter((g) => g.tiles.length >= 3 && g.info.valid);
+    const total = melds.reduce((a, g) => a + g.info.points, 0);
+    const need = v.threshold ?? (this.ruleset === "okey17" ? 17 : 51);
+    const pairs = groups.filter((g) => g.tiles.length === 2 && g.info.valid);
+    const pairPts = pairs.reduce((a, g) => a + g.info.points, 0);
+    E.info.append(h("span", { class: `melds-total${total >= need ? " ok" : ""}` },
+      fmt(_("Melds: %(list)s = %(total)s of %(need)s"), { list: melds.map((g) => g.info.points).join(" + ") || "0", total, need })));
+    const pairText = this.ruleset === "okey17"
+      ? fmt(_("Pairs: %(n)s, %(points)s of %(need)s points"), { n: pairs.length, points: pairPts, need: v.pairs_threshold ?? 26 })
+      : fmt(_("Pairs: %(n)s of 5"), { n: pairs.length });
+    E.info.append(h("span", { class: `pairs-total${(this.ruleset === "okey17" ? pairPts >= (v.pairs_threshold ?? 26) : pairs.length >= 5) ? " ok" : ""}` }, pairText));
+  }
+
+  matchIsOver() {
+    const v = this.view;
+    return !!(this.matchEnded || (v && (FINISHED.has(v.status) || v.match_over || (v.round_end && v.round_end.match_over))));
+  }
+
+  renderScores() {
+    const E = this.el;
+    if (!this.lastScores || !this.view || this.scoreClosedFor === this.lastScores || this.matchIsOver()) {
+      E.scores.hidden = true;
+      return;
+    }
+    E.scores.innerHTML = "";
+    E.scores.append(h("div", { class: "overlay-card" },
+      h("h2", {}, fmt(_("Round %(n)s scores"), { n: (this.view.round_index ?? 0) + 1 })),
+      scoreTable(this.view, this.lastScores),
+      h("p", { class: "hint", id: "next-round" }, this.matchIsOver() ? "" : _("The next round starts shortly.")),
+      h("button", { type: "button", class: "btn", id: "score-close", onclick: () => { this.scoreClosedFor = this.lastScores; E.scores.hidden = true; } }, _("Close"))));
+    E.scores.hidden = false;
+  }
+
+  renderMatchOver() {
+    const E = this.el;
+    if (!this.matchIsOver() || !this.view) { E.matchOver.hidden = true; return; }
+    const v = this.view;
+    const totals = (this.matchEnded && this.matchEnded.totals) || v.totals || [];
+    const high = this.isRami;   // rami: highest total wins; okey: lowest
+    const order = totals.map((t, s) => s).sort((a, b) => (high ? totals[b] - totals[a] : totals[a] - totals[b]) || a - b);
+    const lobby = this.root.dataset.lobbyUrl || (this.config.urls && this.config.urls.lobby) || "/";
+    E.matchOver.innerHTML = "";
+    E.matchOver.append(h("div", { class: "overlay-card" },
+      h("h2", {}, _("Match over")),
+      h("ol", { class: "standings" }, order.map((s) => h("li", { class: s === v.seat ? "me" : "" },
+        playerName(v, s), " — ", String(totals[s])))),
+      this.lastScores ? scoreTable(v, this.lastScores) : null,
+      h("a", { class: "btn primary", href: lobby, id: "back-to-lobby" }, _("Back to the lobby"))));
+    E.matchOver.hidden = false;
+  }
+
+  // ---------------------------------------------------------------- drag and drop
+  makeDropTarget(el, { put, sort = false }) {
+    const S = window.Sortable;
+    if (!S) return;
+    const app = this;
+    const s = S.create(el, {
+      group: { name: "tiles", pull: true, put: (to, from, item) => put(from, item) },
+      sort,
+      draggable: ".tile",
+      filter: ".face-down.outside, .swap-btn, .group-points",
+      preventOnFilter: false,
+      animation: 120,
+      delayOnTouchOnly: true,
+      delay: 60,
+      fallbackTolerance: 4,
+      ghostClass: "ghost",
+      chosenClass: "chosen",
+      onMove(evt) {
+        // a face-down tile moves only within the rack (RULES.md §6)
+        if (evt.dragged.classList.contains("face-down") && !(evt.to.dataset.drop || "").startsWith("slot:")) return false;
+        return true;
+      },
+      onEnd(evt) {
+        const src = evt.item.dataset.src;
+        const drop = evt.to.dataset.drop;
+        if (!src || evt.to === evt.from && !sort) { setTimeout(() => app.render(), 0); return; }
+        setTimeout(() => { app.onDrop(src, drop, evt.newDraggableIndex ?? evt.newIndex); app.render(); }, 0);
+      },
+    });
+    this.sortables.push(s);
+  }
+}
+
+function countOf(list) {
+  const m = new Map();
+  for (const t of list) m.set(t, (m.get(t) || 0) + 1);
+  return m;
+}
+
+// take higher positions first so earlier indexes stay valid while removing
+function bySourceDesc(a, b) {
+  const pa = a.split(":").map(Number), pb = b.split(":").map(Number);
+  return (pb[1] - pa[1]) || ((pb[2] || 0) - (pa[2] || 0));
+}
+
+function safeStorage() {
+  try { return window.localStorage; } catch (_e) { return null; }
+}

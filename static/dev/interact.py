@@ -1,0 +1,136 @@
+"""Drive the demo harness through the main flows and check the frames the client sends.
+
+    python -m http.server 8765 &   # from the repo root
+    .venv/bin/python static/dev/interact.py
+Prints one line per check and exits 1 if any failed. Dev tool, not part of the test suite
+(the real-server browser tests live in tests/browser/).
+"""
+import json
+import sys
+
+from playwright.sync_api import sync_playwright
+
+BASE = "http://127.0.0.1:8765/static/dev/table-demo.html"
+failures = []
+
+
+def check(name, cond, detail=""):
+    print(("ok   " if cond else "FAIL ") + name + ("" if cond else f"  {detail}"))
+    if not cond:
+        failures.append(name)
+
+
+def sent(page):
+    return [json.loads(l[3:]) for l in page.evaluate("window.demoFrames || []") if l.startswith("-> ")]
+
+
+def actions(page):
+    return [f["action"] for f in sent(page) if f.get("type") == "action"]
+
+
+def rack_tiles(page):
+    return page.eval_on_selector_all("#rack .slot", "els => els.map(e => e.querySelector('.tile')?.dataset.tile || null)")
+
+
+with sync_playwright() as p:
+    browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+
+    # draw, then discard the selected tile
+    page.goto(BASE + "?s=draw")
+    page.wait_for_selector("#rack .tile")
+    check("turn status says it is my turn", "my-turn" in page.get_attribute("#turn-status", "class"))
+    check("fresh rack starts sorted into gap groups", rack_tiles(page)[:4] == ["R1", "R2", "R3", None], rack_tiles(page))
+    page.click("#pile")
+    page.wait_for_function("document.querySelectorAll('#rack .tile').length === 15")
+    check("draw action sent", actions(page)[-1] == {"type": "draw"}, actions(page))
+    page.click('#rack .tile[data-tile="K2"]')
+    check("click selects", "selected" in page.get_attribute('#rack .tile[data-tile="K2"]', "class"))
+    page.click("#discard-btn")
+    page.wait_for_function("document.querySelectorAll('#rack .tile').length === 14")
+    check("discard sends the selected tile", actions(page)[-1] == {"type": "discard", "tile": "K2"}, actions(page))
+
+    # open with the gap groups; a refused lay shows the reason
+    page.goto(BASE + "?s=play")
+    page.wait_for_selector("#rack .tile")
+    check("running opening total shown", "69 of 51" in page.inner_text("#opening-info"), page.inner_text("#opening-info"))
+    page.click("#open-btn")
+    page.wait_for_selector(".meld[data-meld-id]")
+    check("open sends the gap groups that read as melds",
+          actions(page)[-1] == {"type": "open", "melds": [["R1", "R2", "R3"], ["Y11", "Y12", "Y13"], ["B9", "K9", "Y9"]]}, actions(page))
+    check("melds on the table with the owner", page.locator(".owner-area .meld").count() == 3)
+    page.click('#rack .tile[data-tile="B4"]')
+    page.click('#rack .tile[data-tile="K2"]')
+    page.click("#lay-btn")
+    page.wait_for_selector("#error-box.shown")
+    check("refusal shown", "invalid_meld" in page.inner_text("#error-box"), page.inner_text("#error-box"))
+    page.click('#rack .tile[data-tile="B5"]')
+    page.click('.meld[data-meld-id="1"]')
+    page.wait_for_timeout(100)
+    check("tap a meld with a selected tile adds it", actions(page)[-1] == {"type": "add", "meld": 1, "tile": "B5"}, actions(page)[-1])
+
+    # move a tile by click into a gap, then by drag
+    before = rack_tiles(page)
+    gap = before.index(None)
+    page.click('#rack .tile[data-tile="B13"]')
+    page.click(f'#rack .slot[data-slot="{gap}"]')
+    after = rack_tiles(page)
+    check("tap-tap moves a tile into a gap", after[gap] == "B13" and after.count("B13") == 1, after)
+    last = len(after) - 1
+    page.locator('#rack .tile[data-tile="K2"]').drag_to(page.locator(f'#rack .slot[data-slot="{last}"]'))
+    page.wait_for_timeout(200)
+    after = rack_tiles(page)
+    check("drag moves a tile into a gap", after[last] == "K2" and after.count("K2") == 1, after)
+    page.goto(BASE + "?s=play&fresh=0")   # reload keeping localStorage
+    page.wait_for_selector("#rack .tile")
+    check("the arrangement survives a reload", rack_tiles(page) == after, rack_tiles(page))
+    page.locator('#rack .tile[data-tile="K2"]').drag_to(page.locator("#discard-zone"))
+    page.wait_for_timeout(200)
+    check("drag to the discard zone discards", actions(page)[-1] == {"type": "discard", "tile": "K2"}, actions(page)[-1:])
+
+    # take the previous discard and lay it in a meld
+    page.goto(BASE + "?s=draw")
+    page.wait_for_selector("#rack .tile")
+    page.click("#take-discard")
+    check("taken discard appears in the rack, selected", page.locator("#rack .tile.taken.selected").count() == 1)
+    page.click('#rack .tile[data-tile="Y11"]')
+    page.click('#rack .tile[data-tile="Y12"]')
+    page.click("#lay-btn")
+    page.wait_for_timeout(100)
+    a = actions(page)[-1]
+    check("lay with a taken discard wraps it in take_discard/then", a.get("type") == "take_discard" and a["then"]["type"] == "meld", a)
+
+    # rami: arrange a new meld, see its points, undo, redo, submit
+    page.goto(BASE + "?s=rami")
+    page.wait_for_selector("#rack .tile")
+    for t in ("R10", "R11", "R12"):
+        page.click(f'#rack .tile[data-tile="{t}"]')
+    page.click("#new-meld")
+    check("new meld made from selected rack tiles", page.locator(".rami-meld").count() == 4)
+    check("initial meld total shown", "33" in page.inner_text("#opening-info"), page.inner_text("#opening-info"))
+    page.click("#undo-turn")
+    check("undo puts the tiles back", page.locator(".rami-meld").count() == 3 and page.locator('#rack .tile[data-tile="R10"]').count() == 1)
+    page.locator('#rack .tile[data-tile="J"]').drag_to(page.locator("#new-meld"))
+    page.wait_for_timeout(200)
+    check("drag a joker onto the table marks an invalid meld", page.locator(".rami-meld.invalid").count() == 1)
+    page.click("#undo-turn")
+    for t in ("K4", "B4", "Y4", "J"):
+        page.click(f'#rack .tile[data-tile="{t}"]')
+    page.click("#new-meld")
+    page.click("#submit-play")
+    page.wait_for_timeout(100)
+    a = actions(page)[-1]
+    check("play sends the whole table with the joker written",
+          a.get("type") == "play" and any(sorted(m) == ["B4", "J=R4", "K4", "Y4"] for m in a["table"]), a)
+
+    # okey17: double-tap a joker turns it face down; it cannot be discarded
+    page.goto(BASE + "?s=okey17")
+    page.wait_for_selector("#rack .tile")
+    page.locator('#rack .tile[data-tile="Y13"]').first.dblclick()
+    check("double-tap turns the okey face down", page.locator("#rack .tile.face-down").count() == 1)
+
+    check("no page errors", not errors, errors)
+    browser.close()
+sys.exit(1 if failures else 0)

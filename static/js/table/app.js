@@ -47,6 +47,10 @@ export class TableApp {
     this.lastTap = { key: null, at: 0 };
     this.sortables = [];
     this.buildSkeleton();
+    this.lastDrop = null;
+    document.addEventListener("drop", (ev) => {
+      this.lastDrop = ev.target && ev.target.closest ? ev.target.closest("[data-drop]") : null;
+    }, true);
     this.clockTimer = setInterval(() => this.renderClock(), 250);
     const url = this.config.ws_url || socketUrl(this.config.ws_path || `/ws/table/${this.tableId}/`);
     this.socket = new TableSocket({
@@ -793,9 +797,17 @@ export class TableApp {
       },
       onEnd(evt) {
         const src = evt.item.dataset.src;
-        const drop = evt.to.dataset.drop;
-        if (!src || evt.to === evt.from && !sort) { setTimeout(() => app.render(), 0); return; }
-        setTimeout(() => { app.onDrop(src, drop, evt.newDraggableIndex ?? evt.newIndex); app.render(); }, 0);
+        let drop = evt.to.dataset.drop;
+        let index = evt.newDraggableIndex ?? evt.newIndex;
+        if (evt.to === evt.from && !sort) {
+          // a quick drag can end on a target before Sortable moved the tile there:
+          // fall back to the element the native drop landed on
+          const t = app.lastDrop;
+          if (t && t !== evt.from && app.root.contains(t)) { drop = t.dataset.drop; index = 99; }
+          else drop = null;
+        }
+        app.lastDrop = null;
+        setTimeout(() => { if (src && drop) app.onDrop(src, drop, index); app.render(); }, 0);
       },
     });
     this.sortables.push(s);

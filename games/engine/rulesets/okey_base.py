@@ -174,13 +174,15 @@ class OkeyRuleset:
         """
         if not isinstance(action, dict):
             raise _fail("bad_action", "action must be an object")
-        seat, kind = action.get("seat"), action.get("type")
-        if type(seat) is not int or not 0 <= seat < len(position["seats"]) or kind not in ACTIONS:
-            raise _fail("bad_action", "unknown action or seat")
         if position.get("result"):
             raise _fail("round_over")
+        seat, kind = action.get("seat"), action.get("type")
+        if type(seat) is not int or not 0 <= seat < len(position["seats"]):
+            raise _fail("bad_action", "seat must be a seat number")
         if seat != position["turn"]:
             raise _fail("not_your_turn")
+        if kind not in ACTIONS:
+            raise _fail("bad_action", f"unknown action type {kind!r}")
         st = self._clone(position)
         if kind == "draw":
             self._draw(st, seat)

@@ -1,0 +1,181 @@
+"""Moderation: sanctions (suspend, ban, mute) with a reason the user sees, the table chat
+log and abuse reports (issue 5 "Moderation", PLAYERS.md complaint 5).
+
+A suspended or banned user cannot use the site: `SuspensionMiddleware` logs them out and
+shows the reason, `games.consumers` refuses their sockets, and `suspend()` closes the
+sockets they have open (a `user.kick` message to their `user-<id>` group).
+"""
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib.auth import logout
+from django.db import models, transaction
+from django.db.models import Q
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+log = logging.getLogger("okeysite.moderation")
+
+KICK_CLOSE_CODE = 4403  # WebSocket close code sent to a suspended user's sockets
+
+
+def user_group(user_id):
+    """Channels group of every socket of one user (for `user.kick`)."""
+    return f"user-{user_id}"
+
+
+class Sanction(models.Model):
+    """A moderation action on a user, with the reason shown to them.
+
+    `kind`: "suspend" (until `until`), "ban" (no end), "mute" (no chat until `until`, or
+    for good when None). It is active while not lifted and `until` is None or in the future.
+    """
+
+    class Kind(models.TextChoices):
+        SUSPEND = "suspend", _("suspension")
+        BAN = "ban", _("ban")
+        MUTE = "mute", _("mute")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sanctions")
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    reason = models.CharField(_("reason (shown to the user)"), max_length=300)
+    until = models.DateTimeField(_("until"), null=True, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+    lifted = models.DateTimeField(_("lifted"), null=True, blank=True)
+
+    class Meta:
+        app_label = "accounts"
+        ordering = ["-created"]
+        verbose_name = _("sanction")
+        verbose_name_plural = _("sanctions")
+
+    def __str__(self):
+        return f"{self.kind} of {self.user}"
+
+    @property
+    def active(self):
+        """True while not lifted and not past `until`."""
+        return self.lifted is None and (self.until is None or self.until > timezone.now())
+
+
+def _active(user, kinds):
+    now = timezone.now()
+    return (Sanction.objects.filter(user=user, kind__in=kinds, lifted__isnull=True)
+            .filter(Q(until__isnull=True) | Q(until__gt=now)).order_by("-created").first())
+
+
+def active_suspension(user):
+    """The active suspension or ban of `user` (a Sanction), or None. Anonymous users: None."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return _active(user, [Sanction.Kind.SUSPEND, Sanction.Kind.BAN])
+
+
+def active_mute(user):
+    """The active mute (or suspension/ban, which also silences) of `user`, or None."""
+    return _active(user, [Sanction.Kind.MUTE, Sanction.Kind.SUSPEND, Sanction.Kind.BAN])
+
+
+def kick_sockets(user_id):
+    """Close every open WebSocket of user `user_id` (after the current transaction commits)."""
+
+    def send():
+        try:
+            async_to_sync(get_channel_layer().group_send)(user_group(user_id), {"type": "user.kick"})
+        except Exception:  # noqa: BLE001 - a failed broadcast must not undo the sanction
+            log.exception("could not close the sockets of user %s", user_id)
+
+    transaction.on_commit(send)
+
+
+def sanction(user, kind, reason, until=None, by=None):
+    """Record a sanction on `user` and apply it at once.
+
+    Args: `kind` ("suspend" | "ban" | "mute"), `reason` (str shown to the user, required),
+    `until` (aware datetime or None: a ban ignores it), `by` (the staff user or None).
+    Suspensions and bans close the user's open sockets. Returns the Sanction.
+    Raises ValueError on an unknown kind or an empty reason.
+    """
+    if kind not in Sanction.Kind.values:
+        raise ValueError(f"unknown sanction {kind!r}")
+    if not (reason or "").strip():
+        raise ValueError("a sanction needs a reason the user can see")
+    with transaction.atomic():
+        obj = Sanction.objects.create(
+            user=user, kind=kind, reason=reason.strip(), until=None if kind == Sanction.Kind.BAN else until,
+            created_by=by,
+        )
+        if kind in (Sanction.Kind.SUSPEND, Sanction.Kind.BAN):
+            kick_sockets(user.pk)
+    return obj
+
+
+def lift(sanction_obj):
+    """End a sanction now. Returns the Sanction."""
+    sanction_obj.lifted = timezone.now()
+    sanction_obj.save(update_fields=["lifted"])
+    return sanction_obj
+
+
+class ChatMessage(models.Model):
+    """One line of a table's chat. `removed` lines are hidden from players."""
+
+    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="chat_messages")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages")
+    text = models.CharField(_("text"), max_length=300)
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+    removed = models.BooleanField(_("removed"), default=False)
+
+    class Meta:
+        app_label = "accounts"
+        ordering = ["created", "id"]
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
+
+    def __str__(self):
+        return f"{self.user}: {self.text[:40]}"
+
+
+class ChatReport(models.Model):
+    """A player's abuse report: the table's recent chat lines, copied at report time."""
+
+    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="chat_reports")
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made")
+    reported = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="reports_received")
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    lines = models.JSONField(default=list)  # [{"id", "user", "user_id", "text", "at"}], oldest first
+    created = models.DateTimeField(auto_now_add=True)
+    handled = models.BooleanField(_("handled"), default=False)
+
+    class Meta:
+        app_label = "accounts"
+        ordering = ["handled", "-created"]
+        verbose_name = _("chat report")
+        verbose_name_plural = _("chat reports")
+
+    def __str__(self):
+        return f"report by {self.reporter} at table {self.table_id}"
+
+
+class SuspensionMiddleware:
+    """Log out a suspended or banned user on any request and show them the reason (403).
+
+    Put after `AuthenticationMiddleware`. Staff keep no exception: a suspended admin is out too.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        user = getattr(request, "user", None)
+        found = active_suspension(user)
+        if found is not None:
+            logout(request)
+            return render(request, "accounts/suspended.html", {"sanction": found}, status=403)
+        return self.get_response(request)

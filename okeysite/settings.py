@@ -102,6 +102,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
     )
+if os.environ.get("OKEY_TEST_DB_NAME"):
+    # lets two test runs share one PostgreSQL server without fighting over test_<name>
+    DATABASES["default"]["TEST"] = {"NAME": os.environ["OKEY_TEST_DB_NAME"]}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- channels -----------------------------------------------------------------

@@ -34,6 +34,7 @@ class Okey17(OkeyRuleset):
     """RULES.md §4 on the shared okey base."""
 
     name = "okey17"
+    option_keys = ("rounds",)
     base_threshold = BASE_THRESHOLD
     take_then = ("open", "meld")  # a taken discard goes into a new meld only
     pairs_may_add = True  # D-19

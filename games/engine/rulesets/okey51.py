@@ -28,6 +28,7 @@ class Okey51(OkeyRuleset):
     """RULES.md §3 on the shared okey base."""
 
     name = "okey51"
+    option_keys = ("doubling", "teams", "rounds")
     base_threshold = BASE_THRESHOLD
     take_then = ("open", "meld", "add")  # D-18
     pairs_may_add = False  # D-7

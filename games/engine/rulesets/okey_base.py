@@ -50,6 +50,7 @@ class OkeyRuleset:
     """
 
     name = "okey"
+    option_keys: tuple[str, ...] = ()
     base_threshold = 51
     take_then: tuple[str, ...] = ("open", "meld", "add")
     pairs_may_add = False
@@ -117,6 +118,21 @@ class OkeyRuleset:
         return {"took": None, "opened": False}
 
     # ------------------------------------------------------------- helpers
+    def loaded(self, pos: dict) -> dict:
+        """``pos`` itself when complete, else a copy with RULES.md §7 defaults filled
+        (options, discards, table, pile, highest_opening) — loaded positions may omit them."""
+        opts = pos.get("options")
+        if (isinstance(opts, dict) and all(k in opts for k in self.option_keys)
+                and all(k in pos for k in ("discards", "table", "pile", "highest_opening"))):
+            return pos
+        out = dict(pos)
+        out["options"] = self.normalize_options(opts)
+        out.setdefault("discards", [[] for _ in pos["seats"]])
+        out.setdefault("table", [])
+        out.setdefault("pile", [])
+        out.setdefault("highest_opening", None)
+        return out
+
     def okey(self, pos: dict) -> str:
         """The wild tile of a position (RULES.md §1)."""
         return okey_of(pos["indicator"])
@@ -183,7 +199,7 @@ class OkeyRuleset:
             raise _fail("not_your_turn")
         if kind not in ACTIONS:
             raise _fail("bad_action", f"unknown action type {kind!r}")
-        st = self._clone(position)
+        st = self._clone(self.loaded(position))
         if kind == "draw":
             self._draw(st, seat)
         elif kind == "take_discard":
@@ -207,7 +223,7 @@ class OkeyRuleset:
         untouched meld dicts are shared (they are never mutated)."""
         st = dict(pos)
         st["options"] = pos["options"]
-        st["seats"] = [dict(s, rack=list(s["rack"])) for s in pos["seats"]]
+        st["seats"] = [{"opened": "no", "penalty": 0, **s, "rack": list(s["rack"])} for s in pos["seats"]]
         st["discards"] = [list(d) for d in pos["discards"]]
         st["table"] = list(pos["table"])
         st["turn_state"] = dict(pos.get("turn_state") or self.new_turn_state())
@@ -511,6 +527,7 @@ class OkeyRuleset:
     def penalty_tiles(self, pos: dict, seat: int) -> list[str]:
         """Rack tiles whose discard now would be penalised (assisted table, RULES.md §6).
         Empty when the discard would end the round (exempt)."""
+        pos = self.loaded(pos)
         rack = pos["seats"][seat]["rack"]
         if len(rack) <= 1 or pos.get("result"):
             return []
@@ -529,6 +546,7 @@ class OkeyRuleset:
         now; a bare wild counts where some represented face fits."""
         if pos.get("result"):
             return []
+        pos = self.loaded(pos)
         okey = self.okey(pos)
         out = []
         for m in pos["table"]:
@@ -550,6 +568,7 @@ class OkeyRuleset:
     def view(self, pos: dict, seat: int | None) -> dict:
         """What ``seat`` may see (None: a spectator); never another rack nor the pile
         (docs/engine-api.md, ARCHITECTURE.md invariant 3)."""
+        pos = self.loaded(pos)
         seats = pos["seats"]
         me = seats[seat] if seat is not None else None
         v = {
@@ -566,10 +585,10 @@ class OkeyRuleset:
             "table": [dict(m, tiles=list(m["tiles"])) for m in pos["table"]],
             "indicator": pos["indicator"],
             "okey": self.okey(pos),
-            "opened": [s["opened"] for s in seats],
-            "penalty": [s["penalty"] for s in seats],
+            "opened": [s.get("opened", "no") for s in seats],
+            "penalty": [s.get("penalty", 0) for s in seats],
             "highest_opening": pos.get("highest_opening"),
-            "threshold": self.threshold(pos) if me and me["opened"] == "no" else None,
+            "threshold": self.threshold(pos) if me and me.get("opened", "no") == "no" else None,
             "turn_state": dict(pos.get("turn_state") or self.new_turn_state()),
             "last_action": self.public_last_action(pos.get("last_action"), seat),
             "result": pos.get("result"),

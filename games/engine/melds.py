@@ -219,12 +219,7 @@ def classify(tiles: Sequence[str], rules: MeldRules | str, indicator: str | None
 
 def can_grow(meld: Meld, rules: MeldRules) -> bool:
     """Whether any tile could still be added to ``meld`` (RULES.md §3 penalty tile)."""
-    if meld.type == GROUP:
-        return len(meld.tiles) < 4
-    if meld.type == RUN:
-        top = 14 if rules.ace_high else 13
-        return meld.low > 1 or meld.high < top
-    return False
+    return bool(extensions(meld, rules))
 
 
 def extensions(meld: Meld, rules: MeldRules) -> list[tuple[str, str]]:
@@ -232,7 +227,7 @@ def extensions(meld: Meld, rules: MeldRules) -> list[tuple[str, str]]:
     end ``"low"``/``"high"`` for runs, ``"any"`` for a group's missing colours.
     Pairs never grow (RULES.md §3 add)."""
     out: list[tuple[str, str]] = []
-    if meld.type == RUN:
+    if meld.type == RUN and meld.high - meld.low + 1 < 13:  # at most 13 tiles (RULES.md §2)
         colour = meld.colour
         top = 14 if rules.ace_high else 13
         if meld.low > 1 and meld.low - 1 < 14:

@@ -89,6 +89,8 @@ def test_extensions_name_both_ends_and_missing_colours():
     assert sorted(extensions(run, rules_for("okey51"))) == [("B4", "low"), ("B8", "high")]
     top = classify(["B12", "B13", "B1"], "okey51", "R5")
     assert extensions(top, rules_for("okey51")) == [("B11", "low")]
+    full = classify([f"B{n}" for n in range(1, 14)], "okey51", "R5")
+    assert extensions(full, rules_for("okey51")) == []  # 13 tiles: the 1 cannot come again after 13
     group = classify(["K9", "B9", "Y9"], "okey51", "R5")
     assert extensions(group, rules_for("okey51")) == [("R9", "any")]
 

@@ -133,6 +133,9 @@ def round_totals(position: dict) -> list[int] | None:
 def match_length(ruleset: str, options: dict | None, players: int) -> int | None:
     """Rounds in a match: okey51 1 or 3, okey17 7, rami ``rounds`` or one per player;
     None when rami plays to a ``target`` score (RULES.md §3-§6)."""
+    own = getattr(ruleset_module(ruleset), "match_length", None)
+    if own is not None:  # a ruleset may define its own match (rami does)
+        return own(options, players)
     opts = normalize_options(ruleset, options)
     if ruleset == "rami":
         if opts.get("target"):
@@ -143,6 +146,9 @@ def match_length(ruleset: str, options: dict | None, players: int) -> int | None
 
 def match_over(ruleset: str, options: dict | None, players: int, totals: list[int], rounds_played: int) -> bool:
     """Whether the match has ended after ``rounds_played`` rounds with these ``totals``."""
+    own = getattr(ruleset_module(ruleset), "match_over", None)
+    if own is not None:
+        return own(options, players, totals, rounds_played)
     length = match_length(ruleset, options, players)
     if length is not None:
         return rounds_played >= length

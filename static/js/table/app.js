@@ -126,9 +126,10 @@ export class TableApp {
         btn("sort-pairs", "44", _("Sort the rack by pairs"), () => this.sortBy("pairs"), "sort"));
     }
     E.rack = h("div", { id: "rack", class: "rack", "aria-label": _("Your rack") });
-    E.scores = h("div", { id: "score-table", class: "overlay", hidden: true, role: "dialog", "aria-label": _("Scores") });
-    E.matchOver = h("div", { id: "match-over", class: "overlay", hidden: true, role: "dialog" });
-    r.append(E.status, E.opponents, E.center, E.melds, E.error, E.info, E.actions, E.rack, E.scores, E.matchOver);
+    E.scores = h("div", { id: "score-table", class: "overlay-card", hidden: true, role: "dialog", "aria-label": _("Scores") });
+    E.matchOver = h("div", { id: "match-over", class: "overlay-card", hidden: true, role: "dialog", "aria-label": _("Match over") });
+    E.overlay = h("div", { class: "overlay", hidden: true }, E.matchOver, E.scores);
+    r.append(E.status, E.opponents, E.center, E.melds, E.error, E.info, E.actions, E.rack, E.overlay);
   }
 
   // ---------------------------------------------------------------- frames
@@ -742,35 +743,38 @@ export class TableApp {
 
   renderScores() {
     const E = this.el;
-    if (!this.lastScores || !this.view || this.scoreClosedFor === this.lastScores || this.matchIsOver()) {
-      E.scores.hidden = true;
-      return;
+    const over = this.matchIsOver();
+    const show = !!(this.lastScores && this.view && (over || this.scoreClosedFor !== this.lastScores));
+    E.scores.hidden = !show;
+    if (show) {
+      E.scores.replaceChildren(...[
+        h("h2", {}, fmt(_("Round %(n)s scores"), { n: (this.lastScores.round_index ?? this.view.round_index ?? 0) + 1 })),
+        scoreTable(this.view, this.lastScores),
+        over ? null : h("p", { class: "hint", id: "next-round" }, _("The next round starts shortly.")),
+        over ? null : h("button", { type: "button", class: "btn", id: "score-close",
+          onclick: () => { this.scoreClosedFor = this.lastScores; this.renderScores(); } }, _("Close")),
+      ].filter(Boolean));
     }
-    E.scores.innerHTML = "";
-    E.scores.append(h("div", { class: "overlay-card" },
-      h("h2", {}, fmt(_("Round %(n)s scores"), { n: (this.view.round_index ?? 0) + 1 })),
-      scoreTable(this.view, this.lastScores),
-      h("p", { class: "hint", id: "next-round" }, this.matchIsOver() ? "" : _("The next round starts shortly.")),
-      h("button", { type: "button", class: "btn", id: "score-close", onclick: () => { this.scoreClosedFor = this.lastScores; E.scores.hidden = true; } }, _("Close"))));
-    E.scores.hidden = false;
+    this.syncOverlay();
   }
+
+  syncOverlay() { this.el.overlay.hidden = this.el.scores.hidden && this.el.matchOver.hidden; }
 
   renderMatchOver() {
     const E = this.el;
-    if (!this.matchIsOver() || !this.view) { E.matchOver.hidden = true; return; }
+    if (!this.matchIsOver() || !this.view) { E.matchOver.hidden = true; this.syncOverlay(); return; }
     const v = this.view;
-    const totals = (this.matchEnded && this.matchEnded.totals) || v.totals || [];
-    const high = this.isRami;   // rami: highest total wins; okey: lowest
+    const totals = (this.matchEnded && this.matchEnded.totals) || (v.round_end && v.round_end.totals) || v.totals || [];
+    const high = this.isRami;   // rami: highest total wins; okey: lowest (RULES.md §3-5)
     const order = totals.map((t, s) => s).sort((a, b) => (high ? totals[b] - totals[a] : totals[a] - totals[b]) || a - b);
     const lobby = this.root.dataset.lobbyUrl || (this.config.urls && this.config.urls.lobby) || "/";
-    E.matchOver.innerHTML = "";
-    E.matchOver.append(h("div", { class: "overlay-card" },
+    E.matchOver.replaceChildren(
       h("h2", {}, _("Match over")),
       h("ol", { class: "standings" }, order.map((s) => h("li", { class: s === v.seat ? "me" : "" },
         playerName(v, s), " — ", String(totals[s])))),
-      this.lastScores ? scoreTable(v, this.lastScores) : null,
-      h("a", { class: "btn primary", href: lobby, id: "back-to-lobby" }, _("Back to the lobby"))));
+      h("a", { class: "btn primary", href: lobby, id: "back-to-lobby" }, _("Back to the lobby")));
     E.matchOver.hidden = false;
+    this.syncOverlay();
   }
 
   // ---------------------------------------------------------------- drag and drop

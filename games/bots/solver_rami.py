@@ -29,6 +29,7 @@ from __future__ import annotations
 from games.engine.tiles import COLOURS, JOKER, parse_face, split_wild
 
 OBJECTIVES = ("tiles", "value")
+_TRACE = False  # print the states per cell (profiling)
 MAX_JOKERS = 7  # three bits in the state; the sets have 2 or 4
 _BIG = 1 << 16  # weight of the first objective; the second stays below it
 
@@ -57,12 +58,17 @@ def _count(tiles, counts, jokers_key, jokers):
         counts[(face.number - 1) * 4 + COLOURS.index(face.colour)] += 1
 
 
-def _cell_options(c1, c2, c3, t, r_max, n, jl):
-    """Every way to play one cell for a colour with open runs (c1, c2, c3).
+def _cell_options(c1, c2, c3, t, r_max, n, jl, next1, next2):
+    """Every useful way to play one cell for a colour with open runs (c1, c2, c3).
 
     ``t`` table copies (all must be used), up to ``r_max`` rack copies, number
-    ``n``, ``jl`` jokers still free.  Returns ``{(cs', g, jokers): (rack copies,
-    plan)}`` keeping, for each outcome, the plan laying the most rack copies.
+    ``n``, ``jl`` jokers still free; ``next1``/``next2`` real copies available
+    at the next two numbers of this colour.  Returns ``{(cs', g, jokers): (rack
+    copies, plan)}`` keeping, for each outcome, the plan laying the most rack
+    copies.  Pruned without loss: starting a bare run while leaving an open run
+    of 3+ unextended (extending it is never worse); outcomes whose short runs
+    cannot get tiles at the next numbers; open runs of 3+ beyond what the next
+    number can extend are closed (they are interchangeable).
     """
     out: dict = {}
     forced = c1 + c2
@@ -73,7 +79,7 @@ def _cell_options(c1, c2, c3, t, r_max, n, jl):
             if max_new < 0:
                 continue
             left1 = jl - ye
-            for a0 in range(max_new + 1):
+            for a0 in range(max_new + 1 if e3 == c3 else 1):
                 if a0 and n > 11:
                     break
                 for a1 in range(min(max_new - a0, left1 if n >= 2 else 0) + 1):
@@ -83,9 +89,15 @@ def _cell_options(c1, c2, c3, t, r_max, n, jl):
                     for a2 in range(min(max_new - a0 - a1, left2 // 2 if n >= 3 else 0) + 1):
                         yp_options = range(2 * a2, min(a2 * (n - 1), left2) + 1) if a2 else (0,)
                         x = ext - ye + a0 + a1 + a2
-                        cs2 = _cs(a0, c1 + a1, c2 + e3 + a2)
+                        new2 = c1 + a1
+                        new3 = c2 + e3 + a2
                         for yp in yp_options:
                             d_jokers = ye + a1 + yp
+                            spare = jl - d_jokers
+                            room = next1 + spare - a0 - new2
+                            if room < 0 or a0 > next2 + spare:
+                                continue
+                            cs2 = _cs(a0, new2, new3 if new3 < room else room)
                             for g in range(max(0, t - x), t + r_max - x + 1):
                                 r = x + g - t
                                 key = (cs2, g, d_jokers)
@@ -150,72 +162,31 @@ def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
         w_joker, w_num = _BIG, [_BIG + n for n in range(14)]
     else:
         w_joker, w_num = 1, [n * _BIG + 1 for n in range(14)]
-
-    layer = {0: 0}
-    history = []  # per step: (kind, cell or number, back dict)
-    cache: dict = {}
-    for n in range(1, 14):
-        for c in range(4):
-            cell = (n - 1) * 4 + c
-            t, r_max = table_counts[cell], rack_counts[cell]
-            shift = _MISC + c * _CS_BITS
-            clear = ~(511 << shift)
-            weight = w_num[n]
-            nxt: dict = {}
-            back: dict = {}
-            for key, w in layer.items():
-                cs = (key >> shift) & 511
-                misc = key & 511
-                used = misc & 7
-                jl = total_jokers - used
-                ck = (cs, t, r_max, n, jl, c)
-                opts = cache.get(ck)
-                if opts is None:
-                    opts = [
-                        (cs2 << shift, g, dj, r * weight + dj * w_joker, plan)
-                        for (cs2, g, dj), (r, plan) in _cell_options(
-                            cs & 7, (cs >> 3) & 7, cs >> 6, t, r_max, n, jl).items()
-                    ]
-                    cache[ck] = opts
-                s_g = misc >> 5
-                mg = (misc >> 3) & 3
-                base = key & clear & ~511
-                for cs2, g, dj, dw, plan in opts:
-                    nk = base | cs2 | ((s_g + g) << 5) | ((mg if mg > g else g) << 3) | (used + dj)
-                    nw = w + dw
-                    old = nxt.get(nk)
-                    if old is None or old < nw:
-                        nxt[nk] = nw
-                        back[nk] = (key, plan)
-            layer = nxt
-            history.append(("cell", cell, back))
-        # Close the groups of number n.
-        nxt, back = {}, {}
-        for key, w in layer.items():
-            misc = key & 511
-            used = misc & 7
-            s_g, mg = misc >> 5, (misc >> 3) & 3
-            base = key & ~511
-            for j in _group_jokers(s_g, mg, total_jokers - used):
-                nk = base | (used + j)
-                nw = w + j * w_joker
-                old = nxt.get(nk)
-                if old is None or old < nw:
-                    nxt[nk] = nw
-                    back[nk] = (key, j)
-        layer = nxt
-        history.append(("groups", n, back))
-    # Every run must be long enough; every table joker laid.
-    best_key, best_w = None, None
-    for key, w in layer.items():
-        runs = key >> _MISC
-        short = any((runs >> (c * _CS_BITS)) & 63 for c in range(4))
-        if short or (key & 7) < jt:
-            continue
-        if best_w is None or w > best_w:
-            best_key, best_w = key, w
-    if best_key is None:
+    _drop_unplaceable(table_counts, rack_counts, total_jokers)
+    # Branch and bound on the weight lost: a pass keeps only the states that can
+    # still end within `budget` of laying every rack tile; the first pass that
+    # ends holds the optimum (anything outside the budget is worse).  Dense
+    # tables lose a tile or two, so the passes stay tiny.
+    rest = [0] * 53
+    for cell in range(51, -1, -1):
+        rest[cell] = rest[cell + 1] + rack_counts[cell] * w_num[cell // 4 + 1]
+    w_max = rest[0] + total_jokers * w_joker
+    if objective == "tiles":
+        unit, slack = _BIG + 13, 0
+    else:
+        unit, slack = _BIG, sum(rack_counts) + jr
+    units = 0
+    while True:
+        budget = units * unit + slack
+        bounded = budget < w_max
+        found = _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num,
+                        rest, w_max - budget if bounded else None)
+        if found is not None or not bounded:
+            break
+        units = units * 2 if units else 1
+    if found is None:
         raise NoSolution("the table's tiles cannot form valid melds")
+    best_key, history = found
     plans = []
     key = best_key
     for kind, where, back in reversed(history):
@@ -235,6 +206,125 @@ def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
     tiles_placed = sum(placed_counts) + placed_jokers
     value_placed = sum((cell // 4 + 1) * k for cell, k in enumerate(placed_counts))
     return tiles_placed, value_placed, new_table, placed
+
+
+def _drop_unplaceable(table_counts, rack_counts, jokers):
+    """Zero the rack counts of tiles that fit no run or group of the available
+    tiles (table + rack + jokers), repeatedly; this only narrows the search."""
+    changed = True
+    while changed:
+        changed = False
+        avail = [t + r for t, r in zip(table_counts, rack_counts)]
+        for cell in range(52):
+            if not rack_counts[cell]:
+                continue
+            n, c = cell // 4 + 1, cell % 4
+            others = sum(1 for d in range(4) if d != c and avail[(n - 1) * 4 + d])
+            ok = others + jokers >= 2
+            for low in range(max(1, n - 2), min(n, 11) + 1):
+                if ok:
+                    break
+                missing = sum(1 for m in range(low, low + 3) if m != n and not avail[(m - 1) * 4 + c])
+                ok = missing <= jokers
+            if not ok:
+                rack_counts[cell] = 0
+                changed = True
+
+
+def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, rest, threshold):
+    """One pass of the cell DP; states whose best ending stays below
+    ``threshold`` (None: no bound) are dropped.  Returns ``(final key,
+    history)`` or None when no complete arrangement is within the bound."""
+    avail = [t + r for t, r in zip(table_counts, rack_counts)]
+    layer = {0: 0}
+    history = []  # per step: (kind, cell or number, back dict)
+    cache = _OPTIONS
+    for n in range(1, 14):
+        for c in range(4):
+            cell = (n - 1) * 4 + c
+            t, r_max = table_counts[cell], rack_counts[cell]
+            shift = _MISC + c * _CS_BITS
+            clear = ~((511 << shift) | 511)
+            weight = w_num[n]
+            after = rest[cell + 1]
+            next1 = avail[cell + 4] if n < 13 else 0
+            next2 = avail[cell + 8] if n < 12 else 0
+            nxt: dict = {}
+            back: dict = {}
+            for key, w in layer.items():
+                cs = (key >> shift) & 511
+                misc = key & 511
+                used = misc & 7
+                jl = total_jokers - used
+                if threshold is None:
+                    need = -1
+                else:
+                    need = threshold - (w + after + jl * w_joker)
+                    if need > r_max * weight:
+                        continue
+                ck = (cs, t, r_max, n, jl, next1, next2)
+                opts = cache.get(ck)
+                if opts is None:
+                    opts = [
+                        (cs2, g, dj, r, plan)
+                        for (cs2, g, dj), (r, plan) in _cell_options(
+                            cs & 7, (cs >> 3) & 7, cs >> 6, t, r_max, n, jl, next1, next2).items()
+                    ]
+                    cache[ck] = opts
+                s_g = misc >> 5
+                mg = (misc >> 3) & 3
+                base = key & clear
+                for cs2, g, dj, r, plan in opts:
+                    rw = r * weight
+                    if rw < need:
+                        continue
+                    nk = base | (cs2 << shift) | ((s_g + g) << 5) | ((mg if mg > g else g) << 3) | (used + dj)
+                    nw = w + rw + dj * w_joker
+                    old = nxt.get(nk)
+                    if old is None or old < nw:
+                        nxt[nk] = nw
+                        back[nk] = (key, plan)
+            layer = nxt
+            history.append(("cell", cell, back))
+            if _TRACE:
+                print(n, c, len(layer))
+            if not layer:
+                return None
+        # Close the groups of number n.
+        nxt, back = {}, {}
+        for key, w in layer.items():
+            misc = key & 511
+            used = misc & 7
+            s_g, mg = misc >> 5, (misc >> 3) & 3
+            base = key & ~511
+            for j in _group_jokers(s_g, mg, total_jokers - used):
+                nk = base | (used + j)
+                nw = w + j * w_joker
+                old = nxt.get(nk)
+                if old is None or old < nw:
+                    nxt[nk] = nw
+                    back[nk] = (key, j)
+        layer = nxt
+        history.append(("groups", n, back))
+        if not layer:
+            return None
+    # Every run must be long enough; every table joker laid.
+    best_key, best_w = None, None
+    for key, w in layer.items():
+        runs = key >> _MISC
+        short = any((runs >> (c * _CS_BITS)) & 63 for c in range(4))
+        if short or (key & 7) < jt:
+            continue
+        if threshold is not None and w < threshold:
+            continue
+        if best_w is None or w > best_w:
+            best_key, best_w = key, w
+    if best_key is None:
+        return None
+    return best_key, history
+
+
+_OPTIONS: dict = {}  # (colour state, table copies, rack copies, number, jokers free) -> options
 
 
 def _build(plans):

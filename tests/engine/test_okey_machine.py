@@ -18,7 +18,7 @@ from games.engine.melds import classify
 from games.engine.tiles import full_set
 from tests.engine.okey_play import add_moves, candidate_melds, candidate_pairs, pick_disjoint, swap_moves
 
-VIEW_KEYS = {"ruleset", "options", "players", "seat", "turn", "phase", "rack", "rack_counts", "pile_count",
+VIEW_KEYS = {"ruleset", "options", "seat", "turn", "phase", "rack", "rack_counts", "pile_count",
              "discards", "table", "indicator", "okey", "opened", "penalty", "highest_opening", "threshold",
              "pairs_threshold", "turn_state", "last_action", "result"}
 

@@ -574,7 +574,6 @@ class OkeyRuleset:
         v = {
             "ruleset": self.name,
             "options": dict(pos["options"]),
-            "players": len(seats),
             "seat": seat,
             "turn": pos["turn"],
             "phase": pos["phase"],

@@ -1,10 +1,15 @@
-"""Ratings and records (RULES.md §6 "Records").
+"""Ratings, leaderboards and solo records (RULES.md §6 "Records", issue 5).
 
-`record_result(match)` is called once per finished match by `games.services`, after
-the commit. It is a no-op until the ratings are built.
+`record_result(match)` is the hook `games.services` calls once per finished match, after
+the commit; the work is in `leaderboards.recording`.
 """
 
 
 def record_result(match):
-    """Record a finished `games.models.Match` (totals, standings) in the rankings. Returns None."""
-    return None
+    """Record a finished `games.models.Match` in the ratings or solo records (idempotent).
+
+    See `leaderboards.recording.record_result`. Returns what it returns.
+    """
+    from leaderboards.recording import record_result as record
+
+    return record(match)

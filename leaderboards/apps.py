@@ -1,9 +1,11 @@
-"""Leaderboards app (ratings come later; `record_result` is the hook)."""
+"""Leaderboards app: ratings, rating changes, voided matches, solo records."""
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class LeaderboardsConfig(AppConfig):
-    """Minimal app config so INSTALLED_APPS works before ratings exist."""
+    """Leaderboards app config."""
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "leaderboards"
+    verbose_name = _("Rankings")

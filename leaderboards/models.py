@@ -1,0 +1,116 @@
+"""Stored ratings, rating changes, voided matches and solo records (RULES.md §6 "Records").
+
+Only `leaderboards.recording` writes these. Every rating can be rebuilt from the stored
+matches (`recording.recompute`), so `RatingChange` is a log, not the source of truth.
+"""
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.models import RULESET_CHOICES, Match
+from leaderboards import ratings
+
+
+class Rating(models.Model):
+    """A player's current multiplayer rating in one ruleset (openskill mu/sigma)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    ruleset = models.CharField(_("ruleset"), max_length=16, choices=RULESET_CHOICES)
+    mu = models.FloatField(default=ratings.DEFAULT_MU)
+    sigma = models.FloatField(default=ratings.DEFAULT_SIGMA)
+    matches = models.PositiveIntegerField(_("rated matches"), default=0)
+    wins = models.PositiveIntegerField(_("wins"), default=0)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "ruleset"], name="rating_unique_user_ruleset")]
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+
+    def __str__(self):
+        return f"{self.user} {self.ruleset} {self.value}"
+
+    @property
+    def value(self):
+        """Shown rating (int points, `ratings.display`)."""
+        return ratings.display(self.mu, self.sigma)
+
+    @property
+    def provisional(self):
+        """True until the player has `ratings.PROVISIONAL_MATCHES` rated matches."""
+        return self.matches < ratings.PROVISIONAL_MATCHES
+
+
+class RatingChange(models.Model):
+    """One player's rating before and after one rated match. Unique per (match, user):
+    recording a match twice changes nothing."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes")
+    ruleset = models.CharField(max_length=16, choices=RULESET_CHOICES)
+    place = models.PositiveSmallIntegerField()  # 1 = best among the rated places
+    abandoned = models.BooleanField(default=False)
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    played = models.DateTimeField(db_index=True)  # the match's end
+
+    class Meta:
+        ordering = ["played", "match_id"]
+        constraints = [models.UniqueConstraint(fields=["match", "user"], name="ratingchange_unique_match_user")]
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
+
+    def __str__(self):
+        return f"{self.user} match {self.match_id}: {self.before} -> {self.after}"
+
+    @property
+    def before(self):
+        """Shown rating before the match (int points)."""
+        return ratings.display(self.mu_before, self.sigma_before)
+
+    @property
+    def after(self):
+        """Shown rating after the match (int points)."""
+        return ratings.display(self.mu_after, self.sigma_after)
+
+    @property
+    def delta(self):
+        """Change of the shown rating (int points, may be negative)."""
+        return self.after - self.before
+
+
+class VoidedMatch(models.Model):
+    """A match an admin voided: it no longer counts for ratings or solo records."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="void")
+    reason = models.CharField(_("reason"), max_length=300)
+    voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("voided match")
+        verbose_name_plural = _("voided matches")
+
+    def __str__(self):
+        return f"void of match {self.match_id}"
+
+
+class SoloRecord(models.Model):
+    """A player's best completed solo match in one ruleset (okey: lowest total; rami: highest)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="solo_records")
+    ruleset = models.CharField(_("ruleset"), max_length=16, choices=RULESET_CHOICES)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    total = models.IntegerField(_("total"))  # the player's match total (points)
+    rounds = models.PositiveSmallIntegerField(_("rounds"))
+    played = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "ruleset"], name="solorecord_unique_user_ruleset")]
+        verbose_name = _("solo record")
+        verbose_name_plural = _("solo records")
+
+    def __str__(self):
+        return f"{self.user} {self.ruleset} {self.total}"

@@ -1,0 +1,233 @@
+"""Writing ratings and solo records from finished matches (RULES.md §6 "Records").
+
+- `record_result(match)`: called once per finished match by `games.services` (after the
+  commit). Online matches with at least two humans are rated; solo matches may set a
+  solo record. Idempotent: a second call changes nothing.
+- `recompute(ruleset)`: rebuild every rating of a ruleset from the stored matches.
+- `void_match(match, reason, by)`: an admin voids a match; its rating changes are reverted
+  by recomputing the ruleset, its solo record (if any) is recomputed.
+
+Rating writes of one ruleset are serialised with a PostgreSQL transaction-level advisory
+lock (SQLite serialises every write transaction anyway), so two matches finishing at once
+cannot both read the same rating and lose one update.
+"""
+import zlib
+
+from django.db import connection, transaction
+from django.db.models import Count
+
+from games.engine import api
+from games.models import Match, Move, Seat, Table
+from leaderboards import ratings
+from leaderboards.models import Rating, RatingChange, SoloRecord, VoidedMatch
+
+
+def _lock(name):
+    """Serialise writers of `name` until the transaction ends (PostgreSQL advisory lock)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [zlib.crc32(name.encode())])
+
+
+def _better(ruleset, new, old):
+    """True when solo total `new` beats `old` (okey: lower; rami: higher)."""
+    return new > old if ruleset == "rami" else new < old
+
+
+def _human_seats(match):
+    """[(seat index, user id, abandoned)] of the match's human seats. Abandoned: the computer
+    was playing the seat when the match ended (RULES.md §6 autoplay)."""
+    seats = Seat.objects.filter(table_id=match.table_id, user__isnull=False).order_by("index")
+    return [(s.index, s.user_id, s.autoplay) for s in seats]
+
+
+def rated_teams(match):
+    """How `match` is rated, or None when it is unrated.
+
+    Returns (teams, places, winners): `teams` — list of lists of (seat, user id, abandoned),
+    one list per rated side (a player, or an okey51 team with at least one human);
+    `places` — one int per side, 1 = best (`ratings.places`; an abandoning side is last);
+    `winners` — set of seats of the side with the best match total overall.
+    Unrated: not an online table, not finished, voided, or fewer than two humans / sides.
+    """
+    table = match.table
+    if table.mode != Table.Mode.ONLINE or match.finished is None or not match.totals:
+        return None
+    if VoidedMatch.objects.filter(match=match).exists():
+        return None
+    humans = _human_seats(match)
+    if len({user for _seat, user, _ab in humans}) < 2:
+        return None
+    team_totals = api.team_totals(table.ruleset, table.options, match.totals)
+    if team_totals is not None:
+        sides = [[h for h in humans if h[0] % 2 == team] for team in (0, 1)]
+        side_totals = list(team_totals)
+        best_team = min(range(2), key=lambda t: (team_totals[t], t))
+        winners = {s for s in range(len(match.totals)) if s % 2 == best_team}
+    else:
+        sides = [[h] for h in humans]
+        side_totals = [match.totals[h[0]] for h in humans]
+        winners = {api.standings(table.ruleset, match.totals)[0]}
+    keep = [i for i, side in enumerate(sides) if side]
+    if len(keep) < 2:
+        return None
+    sides = [sides[i] for i in keep]
+    side_totals = [side_totals[i] for i in keep]
+    abandoned = {i for i, side in enumerate(sides) if any(ab for _s, _u, ab in side)}
+    return sides, ratings.places(table.ruleset, side_totals, abandoned), winners
+
+
+def _rate(match):
+    """Apply one rated match to the stored ratings (the caller holds the ruleset lock and
+    has checked no RatingChange exists for it). Returns the number of RatingChange rows."""
+    plan = rated_teams(match)
+    if plan is None:
+        return 0
+    sides, places, winners = plan
+    ruleset = match.table.ruleset
+    users = [user for side in sides for _seat, user, _ab in side]
+    Rating.objects.bulk_create([Rating(user_id=u, ruleset=ruleset) for u in users], ignore_conflicts=True)
+    current = {r.user_id: r for r in Rating.objects.filter(ruleset=ruleset, user_id__in=users)}
+    before = [[(current[u].mu, current[u].sigma) for _s, u, _ab in side] for side in sides]
+    after = ratings.rate(before, places)
+    changes = []
+    for side, place, side_before, side_after in zip(sides, places, before, after):
+        for (seat, user, abandoned), (mu0, s0), (mu1, s1) in zip(side, side_before, side_after):
+            rating = current[user]
+            rating.mu, rating.sigma = mu1, s1
+            rating.matches += 1
+            rating.wins += 1 if seat in winners else 0
+            rating.save(update_fields=["mu", "sigma", "matches", "wins", "updated"])
+            changes.append(RatingChange(
+                match=match, user_id=user, ruleset=ruleset, place=place, abandoned=abandoned,
+                mu_before=mu0, sigma_before=s0, mu_after=mu1, sigma_after=s1, played=match.finished,
+            ))
+    RatingChange.objects.bulk_create(changes)
+    return len(changes)
+
+
+def solo_total(match):
+    """The player's total of a solo match that may count as a record, or None.
+
+    Counts only a finished, not voided solo match in which the player (seat 0) was not on
+    autoplay at the end and made more than half of the seat's moves themselves.
+    Returns (user id, total points) or None.
+    """
+    table = match.table
+    if table.mode != Table.Mode.SOLO or match.finished is None or not match.totals:
+        return None
+    if VoidedMatch.objects.filter(match=match).exists():
+        return None
+    seat = Seat.objects.filter(table=table, index=0, user__isnull=False).first()
+    if seat is None or seat.autoplay:
+        return None
+    counts = dict(Move.objects.filter(round__match=match, seat=0).values_list("actor").annotate(n=Count("id")))
+    own = counts.get(Move.Actor.HUMAN, 0)
+    if own * 2 <= sum(counts.values()):
+        return None
+    return seat.user_id, match.totals[0]
+
+
+def _record_solo(match):
+    found = solo_total(match)
+    if found is None:
+        return None
+    user_id, total = found
+    ruleset = match.table.ruleset
+    with transaction.atomic():
+        _lock(f"solo:{ruleset}")
+        record = SoloRecord.objects.filter(user_id=user_id, ruleset=ruleset).first()
+        if record is None:
+            record = SoloRecord(user_id=user_id, ruleset=ruleset)
+        elif record.match_id == match.pk or not _better(ruleset, total, record.total):
+            return record
+        record.match, record.total, record.played = match, total, match.finished
+        record.rounds = match.rounds.filter(finished__isnull=False).count()
+        record.save()
+        return record
+
+
+def record_result(match):
+    """Record a finished `games.models.Match` in the ratings or the solo records.
+
+    Online: rates the match once (unrated when fewer than two humans, unfinished or voided).
+    Solo: keeps the player's best total per ruleset. Calling it again for the same match
+    changes nothing. Returns the number of RatingChange rows written (online), the
+    SoloRecord (solo) or None.
+    """
+    match = Match.objects.select_related("table").get(pk=match.pk)
+    if match.finished is None:
+        return None
+    if match.table.mode == Table.Mode.SOLO:
+        return _record_solo(match)
+    with transaction.atomic():
+        _lock(f"rating:{match.table.ruleset}")
+        if RatingChange.objects.filter(match=match).exists():
+            return 0
+        return _rate(match)
+
+
+def recompute(ruleset):
+    """Rebuild every rating of `ruleset` from the stored, finished, not voided online
+    matches in the order they ended. Returns the number of rated matches."""
+    with transaction.atomic():
+        _lock(f"rating:{ruleset}")
+        RatingChange.objects.filter(ruleset=ruleset).delete()
+        Rating.objects.filter(ruleset=ruleset).delete()
+        rated = 0
+        matches = (Match.objects.select_related("table")
+                   .filter(table__ruleset=ruleset, table__mode=Table.Mode.ONLINE, finished__isnull=False,
+                           void__isnull=True)
+                   .order_by("finished", "pk"))
+        for match in matches:
+            rated += 1 if _rate(match) else 0
+        return rated
+
+
+def recompute_solo(user_id, ruleset):
+    """Rebuild one player's solo record of `ruleset` from their stored solo matches.
+    Returns the SoloRecord or None."""
+    with transaction.atomic():
+        _lock(f"solo:{ruleset}")
+        SoloRecord.objects.filter(user_id=user_id, ruleset=ruleset).delete()
+        best = None
+        matches = (Match.objects.select_related("table")
+                   .filter(table__ruleset=ruleset, table__mode=Table.Mode.SOLO, table__seats__index=0,
+                           table__seats__user_id=user_id, finished__isnull=False, void__isnull=True)
+                   .order_by("finished", "pk"))
+        for match in matches:
+            found = solo_total(match)
+            if found is not None and (best is None or _better(ruleset, found[1], best[1])):
+                best = (match, found[1])
+        if best is None:
+            return None
+        match, total = best
+        return SoloRecord.objects.create(
+            user_id=user_id, ruleset=ruleset, match=match, total=total, played=match.finished,
+            rounds=match.rounds.filter(finished__isnull=False).count(),
+        )
+
+
+def void_match(match, reason, by=None):
+    """Void `match` (admin): it stops counting. Online: its rating changes are reverted by
+    recomputing the ruleset. Solo: the player's solo record is recomputed.
+
+    Args: `reason` (str, required), `by` (staff user or None). Returns the VoidedMatch
+    (the existing one when already voided). Raises ValueError on an empty reason.
+    """
+    if not (reason or "").strip():
+        raise ValueError("voiding a match needs a reason")
+    match = Match.objects.select_related("table").get(pk=match.pk)
+    with transaction.atomic():
+        void, created = VoidedMatch.objects.get_or_create(match=match, defaults={"reason": reason.strip(),
+                                                                               "voided_by": by})
+        if not created:
+            return void
+        ruleset = match.table.ruleset
+        if match.table.mode == Table.Mode.SOLO:
+            seat = Seat.objects.filter(table=match.table, index=0).first()
+            if seat and seat.user_id:
+                recompute_solo(seat.user_id, ruleset)
+        elif RatingChange.objects.filter(match=match).exists():
+            recompute(ruleset)
+    return void

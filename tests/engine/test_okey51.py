@@ -315,3 +315,31 @@ def test_penalty_tiles_and_add_targets_help_the_assisted_table():
     assert api.add_targets(p, 0, "B4") == [1]
     assert api.add_targets(p, 0, "R6") == [1, 2]
     assert api.add_targets(p, 0, "K8") == []
+
+
+def test_a_loaded_position_may_omit_defaults():
+    p = {"ruleset": "okey51", "indicator": "R5", "turn": 0, "phase": "draw", "pile": ["K1"],
+         "seats": [{"rack": ["K2"]}, {"rack": ["K3"]}]}
+    q = play(p, {"seat": 0, "type": "draw"})
+    assert q["options"] == {"doubling": True, "teams": False, "rounds": 1}
+    assert q["seats"][0] == {"opened": "no", "penalty": 0, "rack": ["K2", "K1"]} and q["discards"] == [[], []]
+
+
+def test_a_fifth_pair_completed_by_the_taken_discard_opens_with_pairs():
+    four = ["B9", "B9", "K1", "K1", "Y2", "Y2", "R3", "R3", "K4", "Y12"]
+    p = pos(four, phase="draw", discards=[[], [], [], ["K4"]])
+    melds = [["B9", "B9"], ["K1", "K1"], ["Y2", "Y2"], ["R3", "R3"], ["K4", "K4"]]
+    p = play(p, {"seat": 0, "type": "take_discard", "then": {"type": "open", "melds": melds}})
+    assert p["seats"][0]["opened"] == "pairs" and penalties(p) == [0, 0, 0, 40]
+
+
+def test_the_false_joker_swaps_for_a_wild_standing_for_the_okey_identity():
+    p = pos(["F", "K2"], opened=["melds", "melds", "no", "no"], table=[(1, ["R5", "R6", "R7"])])
+    p = play(p, {"seat": 0, "type": "swap", "meld": 1, "tile": "F"})
+    assert p["table"][0]["tiles"] == ["R5", "F", "R7"] and penalties(p) == [0, 160, 0, 0]
+
+
+def test_a_swap_from_a_partner_is_free_in_team_play():
+    p = pos(["B8", "K2"], opened=["melds", "no", "melds", "no"], table=[(2, ["B7", "R6=B8", "B9"])],
+            options={"teams": True})
+    assert penalties(play(p, {"seat": 0, "type": "swap", "meld": 1, "tile": "B8"})) == [0, 0, 0, 0]

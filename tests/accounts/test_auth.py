@@ -1,0 +1,38 @@
+"""Sign-up, e-mail login, logout and password reset with django-allauth."""
+import re
+
+import pytest
+from django.core import mail
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_sign_up_sends_a_confirmation_and_logs_in(client, django_user_model):
+    response = client.post("/accounts/signup/", {
+        "email": "dora@example.com", "username": "dora",
+        "password1": "Tiles-and-racks-42", "password2": "Tiles-and-racks-42",
+    })
+    assert response.status_code == 302
+    assert django_user_model.objects.filter(username="dora").exists()
+    assert len(mail.outbox) == 1 and "dora@example.com" in mail.outbox[0].to
+    assert "dora" in client.get("/").content.decode()
+
+
+def test_login_by_email_and_logout(client, alice):
+    response = client.post("/accounts/login/", {"login": "alice@example.com", "password": "pw-alice-1234"})
+    assert response.status_code == 302
+    assert client.get("/profile/").status_code == 200
+    client.post("/accounts/logout/")
+    assert client.get("/profile/").status_code == 302
+
+
+def test_password_reset_by_email(client, alice):
+    client.post("/accounts/password/reset/", {"email": "alice@example.com"})
+    assert len(mail.outbox) == 1
+    link = re.search(r"https?://[^/\s]+(/accounts/password/reset/key/\S+)", mail.outbox[0].body).group(1)
+    form = client.get(link, follow=True)
+    action = form.redirect_chain[-1][0] if form.redirect_chain else link
+    response = client.post(action, {"password1": "Fresh-tiles-77", "password2": "Fresh-tiles-77"})
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.check_password("Fresh-tiles-77")

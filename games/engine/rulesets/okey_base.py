@@ -18,8 +18,8 @@ from collections import Counter
 from functools import lru_cache
 
 from ..errors import IllegalAction
-from ..melds import GROUP, PAIR, RUN, Meld, MeldRules, add_tile, can_grow, classify, extensions, rules_for, tile_face
-from ..tiles import FALSE_JOKER, BadTile, full_set, okey_of, split_wild
+from ..melds import GROUP, Meld, MeldRules, add_tile, can_grow, classify, extensions, rules_for, tile_face
+from ..tiles import FALSE_JOKER, full_set, okey_of, split_wild
 
 ACTIONS = ("draw", "take_discard", "open", "meld", "add", "swap", "discard")
 
@@ -407,8 +407,7 @@ class OkeyRuleset:
         self.check_growth(st, entry["id"], end)
         st["table"][i] = dict(entry, tiles=list(new.tiles))
         self.after_lay(st, entry["id"], [tile], end)
-        physical, represented = split_wild(tile)
-        self.charge_add(st, seat, entry["owner"], tile, physical == self.okey(st))
+        self.charge_add(st, seat, entry["owner"], tile, _physical(tile) == self.okey(st))
         return [tile]
 
     def check_growth(self, st: dict, meld_id: int, end: str) -> None:
@@ -434,8 +433,8 @@ class OkeyRuleset:
         face = tile_face(tile, self.rules, st["indicator"])
         if m is None or face is None:
             raise _fail("cannot_swap")
-        for j, (w, f) in enumerate(zip(m.tiles, m.faces)):
-            if w_is_wild(m, j) and f == str(face) and self.may_swap(st, entry, m, j):
+        for j, f in enumerate(m.faces):
+            if m.wild[j] and f == str(face) and self.may_swap(st, entry, m, j):
                 break
         else:
             raise _fail("cannot_swap")
@@ -600,7 +599,3 @@ class OkeyRuleset:
             return None
         return {k: v for k, v in action.items()}
 
-
-def w_is_wild(meld: Meld, index: int) -> bool:
-    """Whether the tile at ``index`` of a classified meld is physically a wild."""
-    return meld.wild[index]

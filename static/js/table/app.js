@@ -546,11 +546,22 @@ export class TableApp {
     E.round.textContent = rounds;
   }
 
+  /** The move clock counts down to view.deadline (epoch ms); a computer's short delay
+   * is not a move clock, and the pause between rounds counts down in the score table. */
   renderClock() {
-    const d = this.view && this.view.deadline;
+    const v = this.view;
     const el = this.el.clock;
-    if (!d || this.roundOver) { el.textContent = ""; el.className = ""; return; }
-    const left = Math.max(0, Math.ceil((d - Date.now()) / 1000));
+    const d = v && v.deadline;
+    const left = d ? Math.max(0, Math.ceil((d - Date.now()) / 1000)) : null;
+    const next = document.getElementById("next-round");
+    if (next && v && v.deadline_kind === "next_round" && left !== null) {
+      next.textContent = fmt(_("The next round starts in %(n)s s."), { n: left });
+    }
+    if (!d || this.roundOver || (v.deadline_kind && v.deadline_kind !== "move")) {
+      el.textContent = "";
+      el.className = "";
+      return;
+    }
     el.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
     el.classList.toggle("low", left <= 10);
     el.classList.toggle("mine", this.myTurn);

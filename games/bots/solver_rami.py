@@ -26,11 +26,16 @@ and up to 4 jokers (160-tile set, D-1).
 """
 from __future__ import annotations
 
+import functools
+import heapq
+from operator import itemgetter
+
 from games.engine.tiles import COLOURS, JOKER, parse_face, split_wild
 
 OBJECTIVES = ("tiles", "value")
 _TRACE = False  # print the states per cell (profiling)
 MAX_JOKERS = 7  # three bits in the state; the sets have 2 or 4
+_BEAM = 32  # states kept per cell by the heuristic first pass
 _BIG = 1 << 16  # weight of the first objective; the second stays below it
 
 # State layout (one int): bits 0-2 jokers used, 3-4 max group copies of one
@@ -107,6 +112,7 @@ def _cell_options(c1, c2, c3, t, r_max, n, jl, next1, next2):
     return out
 
 
+@functools.lru_cache(maxsize=None)
 def _group_jokers(s, mg, jl):
     """Joker counts ``j <= jl`` with which ``s`` real tiles (at most ``mg`` of one
     colour) form groups: some ``k`` has ``max(mg, ceil((s+j)/4)) <= k <= min(s, (s+j)//3)``."""
@@ -116,7 +122,7 @@ def _group_jokers(s, mg, jl):
         hi = min(s, (s + j) // 3)
         if lo <= hi:
             res.append(j)
-    return res
+    return tuple(res)
 
 
 def _groups_k(s, mg, j):
@@ -175,18 +181,27 @@ def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
         unit, slack = _BIG + 13, 0
     else:
         unit, slack = _BIG, sum(rack_counts) + jr
+    args = (table_counts, rack_counts, total_jokers, jt, w_joker, w_num, rest)
+    # Passes with a growing budget of lost weight: a pass keeps only states
+    # that can still end within the budget, so the first pass that ends holds
+    # the optimum.  A narrow beam pass gives a floor: no budget needs to go
+    # below the weight it reached.
+    guess = _search(*args, None, beam=_BEAM)
+    floor = guess[2] if guess is not None else None
     units = 0
-    while True:
+    found = guess if floor == w_max else None  # the beam laid everything: optimal
+    while found is None:
         budget = units * unit + slack
-        bounded = budget < w_max
-        found = _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num,
-                        rest, w_max - budget if bounded else None)
-        if found is not None or not bounded:
+        threshold = w_max - budget if budget < w_max else None
+        if floor is not None and (threshold is None or threshold <= floor):
+            threshold = floor
+        found = _search(*args, threshold)
+        if found is not None or threshold is None or threshold == floor:
             break
         units = units * 2 if units else 1
     if found is None:
         raise NoSolution("the table's tiles cannot form valid melds")
-    best_key, history = found
+    best_key, history, _ = found
     plans = []
     key = best_key
     for kind, where, back in reversed(history):
@@ -231,10 +246,12 @@ def _drop_unplaceable(table_counts, rack_counts, jokers):
                 changed = True
 
 
-def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, rest, threshold):
+def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, rest, threshold, beam=None):
     """One pass of the cell DP; states whose best ending stays below
-    ``threshold`` (None: no bound) are dropped.  Returns ``(final key,
-    history)`` or None when no complete arrangement is within the bound."""
+    ``threshold`` (None: no bound) are dropped; with ``beam``, only that many
+    best states are kept per cell (a heuristic pass).  Returns ``(final key,
+    history, weight)`` or None when no complete arrangement is within the
+    bound."""
     avail = [t + r for t, r in zip(table_counts, rack_counts)]
     layer = {0: 0}
     history = []  # per step: (kind, cell or number, back dict)
@@ -265,25 +282,29 @@ def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, rest, t
                 ck = (cs, t, r_max, n, jl, next1, next2)
                 opts = cache.get(ck)
                 if opts is None:
-                    opts = [
-                        (cs2, g, dj, r, plan)
+                    opts = sorted((
+                        (r, cs2, g, dj, plan)
                         for (cs2, g, dj), (r, plan) in _cell_options(
                             cs & 7, (cs >> 3) & 7, cs >> 6, t, r_max, n, jl, next1, next2).items()
-                    ]
+                    ), key=itemgetter(0), reverse=True)
                     cache[ck] = opts
                 s_g = misc >> 5
                 mg = (misc >> 3) & 3
                 base = key & clear
-                for cs2, g, dj, r, plan in opts:
+                for r, cs2, g, dj, plan in opts:
                     rw = r * weight
                     if rw < need:
-                        continue
+                        break  # options come most rack copies first
                     nk = base | (cs2 << shift) | ((s_g + g) << 5) | ((mg if mg > g else g) << 3) | (used + dj)
                     nw = w + rw + dj * w_joker
                     old = nxt.get(nk)
                     if old is None or old < nw:
                         nxt[nk] = nw
                         back[nk] = (key, plan)
+            if beam is not None and len(nxt) > beam:
+                nxt = dict(heapq.nlargest(beam, nxt.items(), key=itemgetter(1)))
+            elif len(nxt) > _PRUNE_FROM:
+                nxt = _undominated(nxt)
             layer = nxt
             history.append(("cell", cell, back))
             if _TRACE:
@@ -321,8 +342,42 @@ def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, rest, t
             best_key, best_w = key, w
     if best_key is None:
         return None
-    return best_key, history
+    return best_key, history, best_w
 
+
+def _undominated(layer):
+    """Drop states another state of the layer dominates: same everything but one
+    colour's open runs, which are longer there (1 -> 2 or 3, 2 -> 3) or one more
+    run of 3+, with at least the same weight.  Any play from the weaker state
+    is open to the stronger one (a longer run can do what a shorter one must,
+    and a run of 3+ may close at any time), so the optimum is kept."""
+    out = {}
+    get = layer.get
+    for key, w in layer.items():
+        dominated = False
+        for shift in _SHIFTS:
+            cs = (key >> shift) & 511
+            c1, c2 = cs & 7, (cs >> 3) & 7
+            for delta in _UPGRADES[(c1 > 0) * 2 + (c2 > 0) + (cs < 448) * 4]:
+                w2 = get(key + (delta << shift))
+                if w2 is not None and w2 >= w:
+                    dominated = True
+                    break
+            if dominated:
+                break
+        if not dominated:
+            out[key] = w
+    return out
+
+
+_SHIFTS = tuple(_MISC + c * _CS_BITS for c in range(4))
+# Upgrades of a colour's (c1, c2, c3) as deltas of its packed field, by (c1 > 0, c2 > 0).
+# An extra run of 3+ (+64) only while c3 < 7 (the field has three bits).
+_UPGRADES = {
+    0: (), 1: (64 - 8,), 2: (8 - 1, 64 - 1), 3: (8 - 1, 64 - 1, 64 - 8),
+    4: (64,), 5: (64, 64 - 8), 6: (64, 8 - 1, 64 - 1), 7: (64, 8 - 1, 64 - 1, 64 - 8),
+}
+_PRUNE_FROM = 48  # layer size from which dominance is checked
 
 _OPTIONS: dict = {}  # (colour state, table copies, rack copies, number, jokers free) -> options
 

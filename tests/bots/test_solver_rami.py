@@ -15,19 +15,31 @@ from games.bots.solver_rami import NoSolution, solve
 from games.engine.melds import classify
 from games.engine.tiles import COLOURS
 
-ALL_FACES = [f"{c}{n}" for c in COLOURS for n in range(1, 14)]
+
+
+def _readings(reals, jokers):
+    """Every way to write the jokers that could make a run or group: a run window
+    of the right length holding the real numbers, or the missing colours."""
+    colours = sorted({t[0] for t in reals})
+    numbers = sorted({int(t[1:]) for t in reals})
+    size = len(reals) + jokers
+    if len(colours) == 1:
+        for low in range(1, 15 - size):
+            missing = [n for n in range(low, low + size) if n not in numbers]
+            if len(missing) == jokers:
+                yield reals + [f"J={colours[0]}{n}" for n in missing]
+    if len(numbers) == 1:
+        missing = [c for c in COLOURS if c not in colours]
+        if len(missing) >= jokers:
+            yield reals + [f"J={c}{numbers[0]}" for c in missing[:jokers]]
 
 
 def _is_meld(tiles):
     reals = [t for t in tiles if t != "J"]
-    jokers = len(tiles) - len(reals)
     if len(tiles) < 3 or not reals:
         return False
-    colours = {t[0] for t in reals}
-    numbers = {t[1:] for t in reals}
-    pool = [f for f in ALL_FACES if f[0] in colours or f[1:] in numbers]
-    for faces in combinations(pool, jokers):
-        meld = classify(reals + [f"J={f}" for f in faces], "rami")
+    for written in _readings(reals, len(tiles) - len(reals)):
+        meld = classify(written, "rami")
         if meld is not None and meld.type in ("run", "group"):
             return True
     return False

@@ -52,6 +52,8 @@ const scenarios = {
       totals: [185, -880, 1100, 40], match_over: true } }),
   okey17: () => okeyView({ ruleset: "okey17", options: { rounds: 7 }, phase: "play", indicator: "Y12", okey: "Y13", threshold: 17, pairs_threshold: 26,
     rack: ["Y13", "K9", "K8", "K7", "B2", "B2", "R4", "R4", "Y13", "F", "B11", "K1", "R10", "R11", "Y5"], rounds: 7 }),
+  notstarted: () => ({ ruleset: "okey51", options: {}, seat: 0, version: 1, players: [players[0], { name: null, computer: null, empty: true, connected: false }, players[1], players[3]],
+    totals: [0, 0, 0, 0], round_index: null, rounds: 1, status: "open", deadline: null }),
   spectator: () => okeyView({ seat: null, rack: [], table: melds }),
   rami: () => ({
     ruleset: "rami", options: { rounds: 4 }, seat: 0, turn: 0, phase: "play",

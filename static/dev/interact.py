@@ -132,6 +132,25 @@ with sync_playwright() as p:
     page.locator('#rack .tile[data-tile="Y13"]').first.dblclick()
     check("double-tap turns the okey face down", page.locator("#rack .tile.face-down").count() == 1)
 
+    # assisted: a selected tile lights the melds it fits; a double tap adds it to the only one
+    page.goto(BASE + "?s=assisted")
+    page.wait_for_selector("#rack .tile")
+    check("penalty tiles are marked", page.locator("#rack .tile.penalty").count() == 3)
+    page.click('#rack .tile[data-tile="B13"]')
+    check("the meld it fits is lit", page.locator(".meld.fits").count() == 1 and
+          page.get_attribute(".meld.fits", "data-meld-id") == "1")
+    page.locator('#rack .tile[data-tile="Y10"]').dblclick()
+    page.wait_for_timeout(100)
+    check("double tap adds to the only fitting meld", actions(page)[-1:] == [{"type": "add", "meld": 3, "tile": "Y10"}], actions(page)[-1:])
+    page.locator('#rack .tile[data-tile="R6"]').dblclick()
+    page.wait_for_timeout(100)
+    check("several fits: it asks", page.locator("#error-box.shown").count() == 1 and page.locator(".meld.fits").count() > 1,
+          page.inner_text("#error-box"))
+    page.click('.meld[data-meld-id="1"]')
+    page.wait_for_timeout(100)
+    check("then a tap on a meld adds the wild with its place", actions(page)[-1:] == [{"type": "add", "meld": 1, "tile": "R6=B13"}],
+          actions(page)[-1:])
+
     check("no page errors", not errors, errors)
     browser.close()
 sys.exit(1 if failures else 0)

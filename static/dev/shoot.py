@@ -11,7 +11,7 @@ from playwright.sync_api import sync_playwright
 
 BASE = "http://127.0.0.1:8765/static/dev/table-demo.html"
 SCENARIOS = sys.argv[1:] or ["draw", "play", "waiting", "melds", "assisted", "roundend", "matchover",
-                             "okey17", "spectator", "rami", "ramiopen"]
+                             "okey17", "notstarted", "spectator", "rami", "ramiopen"]
 VIEWPORTS = {"phone": (390, 844), "desktop": (1280, 900)}
 
 out = Path("/tmp/shots")

@@ -141,7 +141,11 @@ export class TableApp {
   onFrame(f) {
     if (f.type === "snapshot") this.onSnapshot(f.view || {});
     else if (f.type === "ack") this.onAck(f);
-    else if (f.type === "error") this.showError(f.message || f.code || _("Refused"));
+    else if (f.type === "error") {
+      this.pending.delete(f.id);
+      this.showError(f.message || f.code || _("Refused"));
+      if (f.code === "stale_version") this.socket.sync();   // the game moved on: catch up
+    }
     else if (f.type === "round_end") {
       this.lastScores = { ...f, roundKey: this.rackKey };
       if (f.match_over) this.matchEnded = f;
@@ -154,6 +158,7 @@ export class TableApp {
     const kind = this.pending.get(f.id);
     this.pending.delete(f.id);
     if (kind === "take") this.pendingTake = null;
+    this.sel = [];              // the snapshot that follows re-renders the rack
     this.showError("");
   }
 
@@ -188,7 +193,7 @@ export class TableApp {
   newRound(key) {
     this.rackKey = key;
     this.rack = new Rack({ storage: this.storage, rows: 2 });
-    const loaded = this.rack.load(key);
+    const loaded = this.rack.load(key) && this.rack.tiles().length > 0;
     this.sortedOnce = loaded;
     this.manualMoved = loaded;
     this.sel = [];
@@ -240,7 +245,6 @@ export class TableApp {
     const id = this.socket.action(act);
     if (!id) { this.showError(_("Not connected. Reconnecting…")); return; }
     this.pending.set(id, kind);
-    this.sel = [];
   }
 
   showError(text) {
@@ -723,7 +727,7 @@ export class TableApp {
     const v = this.view;
     const E = this.el;
     E.info.innerHTML = "";
-    if (v.seat === null || v.seat === undefined || this.roundOver) return;
+    if (v.seat === null || v.seat === undefined || this.roundOver || !(v.rack || []).length) return;
     const opened = (v.opened || [])[v.seat];
     if (this.isRami) {
       if (opened === "yes" || opened === true) return;

@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "accounts.moderation.SuspensionMiddleware",  # suspended/banned users are logged out with the reason
 ]
 
 ROOT_URLCONF = "okeysite.urls"
@@ -189,8 +190,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "loggers": {
-        "games": {"handlers": ["console"], "level": os.environ.get("OKEY_LOG_LEVEL", "INFO")},
-        "okeysite": {"handlers": ["console"], "level": os.environ.get("OKEY_LOG_LEVEL", "INFO")},
+        "games": {"handlers": ["console"], "level": os.environ.get("OKEY_LOG_LEVEL", "INFO"), "propagate": False},
+        "okeysite": {"handlers": ["console"], "level": os.environ.get("OKEY_LOG_LEVEL", "INFO"), "propagate": False},
     },
 }
 

@@ -5,11 +5,27 @@ Celery: no worker runs in tests; tasks are idempotent by version, so tests call 
 task functions directly. The broker is switched to Celery's in-process `memory://`
 transport so tasks that services schedule do not pile up in the shared Redis.
 """
+import os
+
 import pytest
 
 from okeysite.celery import app as celery_app
 
 celery_app.conf.broker_url = "memory://"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_channel_prefix():
+    """Redis pub/sub channels ignore the database number: give this run its own prefix so
+    a dev server or another test run on the same Redis never delivers into our sockets."""
+    from channels.layers import channel_layers
+    from django.conf import settings
+
+    config = settings.CHANNEL_LAYERS["default"].setdefault("CONFIG", {})
+    if "prefix" in config or "redis" in settings.CHANNEL_LAYERS["default"]["BACKEND"]:
+        config["prefix"] = f"okeysite-test-{os.getpid()}"
+    channel_layers.backends.clear()
+    yield
 
 ORIGIN = b"http://localhost"
 

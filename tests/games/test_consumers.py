@@ -270,3 +270,36 @@ async def test_the_lobby_socket_lists_open_tables_live(alice, bob, session_cooki
     update = json.loads(await comm.receive_from(timeout=TIMEOUT))
     assert update["tables"][0]["seats_taken"] == 2
     await comm.disconnect()
+
+
+async def test_players_get_the_round_end_score_table(alice, bob, session_cookie):
+    table, a, b, _, _ = await connected_pair(alice, bob, session_cookie)
+
+    @database_sync_to_async
+    def computers_play_the_round():
+        from datetime import timedelta
+
+        from django.utils import timezone
+
+        from games.models import Seat
+
+        Seat.objects.filter(table=table).update(autoplay=True)
+        task_for = {"move": tasks.turn_timeout, "bot": tasks.bot_turn}
+        for _ in range(3000):
+            game = Game.objects.select_related("round").get(table=table)
+            if game.deadline_kind not in task_for:
+                return game
+            Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+            assert task_for[game.deadline_kind](game.pk, game.version)
+        raise AssertionError("the round did not end")
+
+    game = await computers_play_the_round()
+    for client in (a, b):
+        frame = await client.recv_type("round_end")
+        assert frame["version"] == game.version
+        rnd = game.round
+        assert frame["scores"] == rnd.scores and frame["penalties"] == rnd.penalties
+        assert frame["round_totals"] == rnd.totals and frame["totals"] == rnd.totals  # one round so far
+        assert frame["seed"] == rnd.seed and frame["match_over"] is True
+    await a.close()
+    await b.close()

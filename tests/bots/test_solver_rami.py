@@ -170,3 +170,17 @@ def test_a_lone_joker_cannot_make_a_meld():
 def test_an_invalid_table_is_reported():
     with pytest.raises(NoSolution):
         solve([["R4", "B5", "K6"]], [])
+
+
+def test_jokers_before_the_first_real_tile():
+    # Near 13 a joker can only go below the run.
+    assert solve([["R11", "R12", "R13"]], ["J"])[:3] == (1, 0, [["J=R10", "R11", "R12", "R13"]])
+    tiles, _, new_table, _ = solve([], ["K13", "J", "J"])
+    assert tiles == 3 and len(new_table) == 1
+    _check([], ["K13", "J", "J"], "tiles")
+
+
+def test_jokers_complete_groups_of_three_and_four():
+    assert solve([], ["B5", "K5", "J"])[:3] == (3, 10, [["J=R5", "B5", "K5"]])
+    assert solve([], ["R5", "B5", "K5", "J"])[:3] == (4, 15, [["R5", "B5", "K5", "J=Y5"]])
+    _check([["R9", "B9", "K9"], ["Y9", "J=R9", "K9"]], ["B9", "J"], "tiles")

@@ -1,0 +1,122 @@
+"""Browser tests: the real server (daphne, embedded mode) in a subprocess, driven by
+Debian's headless chromium through Playwright (ARCHITECTURE.md, known traps).
+
+The server runs the README's embedded default — SQLite, in-memory channel layer and the
+Celery worker inside the process — with short computer delays so a round ends quickly.
+Screenshots go to ``test-artifacts/``.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+
+pytestmark = pytest.mark.browser
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError("server did not start")
+
+
+@pytest.fixture(scope="session")
+def live_server_url(tmp_path_factory):
+    """Start migrate + daphne on a fresh SQLite database; yield the base URL."""
+    workdir = tmp_path_factory.mktemp("server")
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE")}
+    env.update(
+        DATABASE_URL=f"sqlite:///{workdir / 'db.sqlite3'}",
+        OKEY_BOT_DELAY="0.05",
+        OKEY_BOT_STEP_DELAY="0.02",
+        OKEY_NEXT_ROUND_DELAY="1",
+        OKEY_RULESETS="okey51,okey17,rami",
+        PYTHONUNBUFFERED="1",
+    )
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+    port = _free_port()
+    log = open(workdir / "server.log", "wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "okeysite.asgi:application"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    try:
+        _wait_for_port(port, proc)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / "server.log").write_bytes((workdir / "server.log").read_bytes())
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def shot(page, name: str) -> Path:
+    """Save a full-page screenshot as test-artifacts/<name>.png and return its path."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def register(page, base_url: str, name: str, password: str = "tiles-and-racks-42") -> None:
+    """Sign up through allauth's form; leaves the browser logged in."""
+    page.goto(f"{base_url}/accounts/signup/")
+    page.fill("input[name=email]", f"{name}@example.com")
+    if page.locator("input[name=username]").count():
+        page.fill("input[name=username]", name)
+    page.fill("input[name=password1]", password)
+    if page.locator("input[name=password2]").count():
+        page.fill("input[name=password2]", password)
+    page.locator("form button[type=submit], form input[type=submit]").last.click()
+    page.wait_for_load_state("networkidle")

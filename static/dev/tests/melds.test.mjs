@@ -24,7 +24,11 @@ test("a free okey in a run is written with the number its place implies", () => 
   assert.deepEqual(analyse("okey51", ["R6", "B12", "B13"], "R6").written, ["R6=B11", "B12", "B13"]);
   // after 13 the run continues with 1 in okey51 only
   assert.deepEqual(analyse("okey51", ["B12", "B13", "R6"], "R6").written, ["B12", "B13", "R6=B1"]);
-  assert.equal(analyse("okey17", ["B12", "B13", "R6"], "R6").valid, false);
+  // okey17 has no 1 after 13: the wild goes below instead
+  assert.deepEqual(analyse("okey17", ["B12", "B13", "R6"], "R6").written, ["B12", "B13", "R6=B11"]);
+  // tiles laid out of order still read as a run (RULES.md §2), wild filling the gap
+  assert.deepEqual(analyse("okey51", ["B7", "B5", "R6", "B8"], "R6").written, ["B7", "B5", "R6=B6", "B8"]);
+  assert.equal(analyse("okey51", ["R10", "R9", "R8"], "R6").points, 27);
 });
 
 test("okey17 reads a descending run and writes its wild accordingly", () => {

@@ -27,20 +27,19 @@ function runPoints(ruleset, numbers) {
   return top[1] + (numbers.length - 3);          // median of the three highest + 1 per extra tile
 }
 
-/** Try to read `its` as a run; returns a result or null. */
-function readRun(ruleset, its) {
+/** Read `its` as a run in the order given, ascending or descending; null if it is not one. */
+function readRunInOrder(ruleset, its) {
   const n = its.length;
-  if (n < 3) return null;
+  if (n < 3 || n > 13) return null;
   const faced = its.map((it, i) => [it, i]).filter(([it]) => it.face);
   if (!faced.length) return null;                // D-4: at least one real tile
   const colour = faced[0][0].face.colour;
   if (faced.some(([it]) => it.face.colour !== colour)) return null;
   const maxP = ruleset === "okey51" ? 14 : 13;   // okey51: 1 may follow 13
-  if (n > 13) return null;
   const [first, i0] = faced[0];
-  const tries = [[first.face.number - i0, 1]];
-  if (ruleset === "okey51" && first.face.number === 1) tries.push([14 - i0, 1]);
-  if (ruleset === "okey17") tries.push([first.face.number + i0, -1]);  // laid right to left
+  const v = first.face.number;
+  const tries = [[v - i0, 1], [v + i0, -1]];     // as laid, left to right or right to left
+  if (ruleset === "okey51" && v === 1) tries.push([14 - i0, 1], [14 + i0, -1]);
   for (const [start, dir] of tries) {
     const ps = its.map((_it, k) => start + dir * k);
     if (ps.some((p) => p < 1 || p > maxP)) continue;
@@ -48,6 +47,42 @@ function readRun(ruleset, its) {
     if (its.some((it, k) => it.face && it.face.number !== nums[k])) continue;
     const written = its.map((it, k) => writeWild(ruleset, it, `${colour}${nums[k]}`));
     return { valid: true, type: "run", points: runPoints(ruleset, nums), written };
+  }
+  return null;
+}
+
+/**
+ * Try to read `its` as a run: first in the order laid (so a wild takes the place
+ * the player gave it), then with the real tiles sorted and the wilds filling the
+ * gaps and then the ends (RULES.md §2: validity does not depend on the order).
+ * The result's `written` is in the order of `its`.
+ */
+function readRun(ruleset, its) {
+  const direct = readRunInOrder(ruleset, its);
+  if (direct) return direct;
+  const real = its.filter((it) => it.face);
+  const free = its.filter((it) => !it.face);
+  if (!real.length || its.length < 3) return null;
+  const highs = ruleset === "okey51" ? [false, true] : [false];   // okey51: read 1 as 14
+  for (const oneHigh of highs) {
+    const num = (it) => (oneHigh && it.face.number === 1 ? 14 : it.face.number);
+    const sorted = [...real].sort((a, b) => num(a) - num(b));
+    const layout = [sorted[0]];
+    let wilds = [...free];
+    for (let k = 1; k < sorted.length; k++) {
+      let gap = num(sorted[k]) - num(sorted[k - 1]) - 1;
+      while (gap-- > 0 && wilds.length) layout.push(wilds.shift());
+      layout.push(sorted[k]);
+    }
+    const maxP = ruleset === "okey51" ? 14 : 13;
+    let top = num(sorted[sorted.length - 1]);
+    while (wilds.length && top < maxP) { layout.push(wilds.shift()); top++; }
+    while (wilds.length) layout.unshift(wilds.shift());
+    const r = readRunInOrder(ruleset, layout);
+    if (r) {
+      const byItem = new Map(layout.map((it, k) => [it, r.written[k]]));
+      return { ...r, written: its.map((it) => byItem.get(it)) };
+    }
   }
   return null;
 }

@@ -315,6 +315,19 @@ export class TableApp {
     this.send({ type: "meld", tiles: info.valid ? info.written : tiles });
   }
 
+  /**
+   * okey17: lay the selected pair in another player's area (RULES.md §4, D-12: a meld
+   * player may lay a pair only where a pairs player laid). Tapping an area, not a meld.
+   */
+  layInArea(owner) {
+    if (this.ruleset !== "okey17" || owner === this.view.seat) return;
+    const slots = this.selectedSlots().sort((a, b) => a - b);
+    if (slots.length !== 2) return;
+    const tiles = slots.map((i) => this.rack.slots[i]);
+    const info = analyse(this.ruleset, tiles, this.okey);
+    this.send({ type: "meld", tiles: info.valid ? info.written : tiles, owner });
+  }
+
   discard(slot = null) {
     if (slot === null) {
       const s = this.selectedSlots();
@@ -641,12 +654,13 @@ export class TableApp {
     if (!melds.length) E.melds.append(h("div", { class: "empty-table" }, _("No melds on the table yet.")));
     const owners = [...new Set(melds.map((m) => m.owner))];
     for (const owner of owners) {
-      const area = h("div", { class: "owner-area", dataset: { owner: String(owner) } },
+      const area = h("div", { class: "owner-area", dataset: { owner: String(owner) },
+        onclick: () => this.layInArea(owner) },
         h("div", { class: "owner-name" }, playerName(v, owner)));
       for (const m of melds.filter((x) => x.owner === owner)) {
         const el = h("div", { class: `meld${fits.has(String(m.id)) ? " fits" : ""}`, dataset: { meldId: String(m.id), owner: String(m.owner), drop: `meld:${m.id}` },
           title: _("Tap with a tile selected to add it"),
-          onclick: () => this.onMeldTap(m.id) },
+          onclick: (ev) => { ev.stopPropagation(); this.onMeldTap(m.id); } },
           m.tiles.map((t) => tileEl(t, { okey: this.okey, ruleset: this.ruleset, small: true })),
           m.tiles.some((t) => t.includes("=")) ? h("button", { type: "button", class: "swap-btn", title: _("Swap: give the tile the wild stands for and take the wild"),
             onclick: (ev) => { ev.stopPropagation(); this.swapInto(m.id); } }, "⇄") : null);

@@ -128,6 +128,8 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# The ETA scheduler sleeps up to this long between checks (default 1 s): bot steps are 0.4 s.
+CELERY_WORKER_TIMER_PRECISION = 0.1
 CELERY_BEAT_SCHEDULE = {
     "okey-sweep-deadlines": {"task": "games.tasks.sweep", "schedule": 15.0},
 }
@@ -137,6 +139,7 @@ OKEY_BOT_DELAY = env_float("OKEY_BOT_DELAY", 1.0)  # before a computer starts a 
 OKEY_BOT_STEP_DELAY = env_float("OKEY_BOT_STEP_DELAY", 0.4)  # between actions inside a turn
 OKEY_NEXT_ROUND_DELAY = env_float("OKEY_NEXT_ROUND_DELAY", 8.0)
 OKEY_DEFAULT_MOVE_TIME = int(env_float("OKEY_DEFAULT_MOVE_TIME", 30))  # RULES.md §6, D-16
+OKEY_RULESETS = env_list("OKEY_RULESETS", "okey51")  # offered in the lobby form
 OKEY_SWEEP_INTERVAL = env_float("OKEY_SWEEP_INTERVAL", 15.0)
 OKEY_SERVE_STATIC = env_bool("OKEY_SERVE_STATIC", DEBUG or EMBEDDED)
 OKEY_WS_RATE = env_float("OKEY_WS_RATE", 10.0)  # frames per second allowed per socket

@@ -1,0 +1,64 @@
+"""Public player profiles and the player's settings page (issue 5 "Profiles")."""
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from accounts.player_settings import PlayerSettings, display_name
+from accounts.profile_forms import PlayerSettingsForm
+from games.models import RULESET_CHOICES
+from leaderboards.chart import rating_svg
+from leaderboards.models import Rating, SoloRecord
+from leaderboards.stats import player_stats, rating_series
+
+
+def player_profile(request, username):
+    """`/players/<username>/`: ratings per ruleset, a rating-over-time SVG chart, matches,
+    wins, average round total, openings, penalties, recent matches (links to their score
+    tables) and solo records (when the player made them public, or to the player)."""
+    user = get_object_or_404(get_user_model(), username=username, is_active=True)
+    own = request.user.is_authenticated and request.user.pk == user.pk
+    prefs = PlayerSettings.objects.filter(user=user).first()
+    names = dict(RULESET_CHOICES)
+    ratings = list(Rating.objects.filter(user=user).order_by("ruleset"))
+    for rating in ratings:
+        rating.ruleset_name = names.get(rating.ruleset, rating.ruleset)
+    stats = player_stats(user)
+    for ruleset, row in stats["rulesets"].items():
+        row["name"] = names.get(ruleset, ruleset)
+    records = []
+    if own or (prefs and prefs.public_solo_records):
+        records = list(SoloRecord.objects.filter(user=user).select_related("match").order_by("ruleset"))
+    name = display_name(user)
+    chart = rating_svg(rating_series(user), title=_("Rating of %(name)s over time") % {"name": name})
+    return render(request, "accounts/profile_public.html", {
+        "player": user, "player_name": name, "own": own, "ratings": ratings, "stats": stats,
+        "records": records, "chart": chart,
+    })
+
+
+@login_required
+def my_profile(request):
+    """`/players/me/`: the viewer's own public profile."""
+    return redirect("player_profile", username=request.user.get_username())
+
+
+@login_required
+def player_settings(request):
+    """`/settings/`: edit display name, language, public solo records, table defaults.
+    Saving a language also switches the site to it (language cookie)."""
+    prefs = PlayerSettings.for_user(request.user)
+    form = PlayerSettingsForm(request.POST or None, instance=prefs)
+    if request.method == "POST" and form.is_valid():
+        prefs = form.save()
+        response = redirect("player_settings")
+        if prefs.language:
+            translation.activate(prefs.language)
+            response.set_cookie(settings.LANGUAGE_COOKIE_NAME, prefs.language,
+                                max_age=settings.LANGUAGE_COOKIE_AGE, samesite="Lax")
+        messages.success(request, _("Your settings are saved."))
+        return response
+    return render(request, "accounts/profile_settings.html", {"form": form})

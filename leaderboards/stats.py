@@ -1,0 +1,81 @@
+"""A player's figures for the profile page, read from the stored matches (read-only).
+
+Per ruleset: matches played, wins, rounds, average round total (okey: points against,
+lower is better; rami: score), openings (rounds in which the player opened) and
+in-round penalties taken (points). Voided matches do not count.
+"""
+from games.engine import api
+from games.models import Match, Round, Seat
+from leaderboards.models import RatingChange
+
+MAX_MATCHES = 300  # the most recent matches the figures are computed over
+
+
+def _won(match, seat):
+    table = match.table
+    teams = api.team_totals(table.ruleset, table.options, match.totals)
+    if teams is not None:
+        return seat % 2 == min(range(2), key=lambda t: (teams[t], t))
+    return bool(match.standings) and match.standings[0] == seat
+
+
+def player_stats(user, recent=10):
+    """Figures of `user` over their last `MAX_MATCHES` finished, not voided matches.
+
+    Returns {"rulesets": {ruleset: {"matches", "wins", "rounds", "average_round" (float
+    points or None), "openings", "penalties" (points)}}, "recent": [{"match", "table",
+    "ruleset", "mode", "finished", "seat", "total", "place", "won", "delta" (rating points
+    or None)}, ...] newest first, at most `recent`}.
+    """
+    seats = dict(Seat.objects.filter(user=user, table__match__finished__isnull=False)
+                 .values_list("table_id", "index"))
+    matches = list(Match.objects.select_related("table").filter(table_id__in=seats.keys(), void__isnull=True)
+                   .order_by("-finished", "-pk")[:MAX_MATCHES])
+    per = {}
+    for match in matches:
+        seat = seats[match.table_id]
+        row = per.setdefault(match.table.ruleset, {"matches": 0, "wins": 0, "rounds": 0, "round_sum": 0,
+                                                   "openings": 0, "penalties": 0})
+        row["matches"] += 1
+        row["wins"] += 1 if _won(match, seat) else 0
+    by_id = {m.pk: m for m in matches}
+    rounds = Round.objects.filter(match_id__in=by_id.keys(), finished__isnull=False).only(
+        "match_id", "totals", "penalties", "final_position")
+    for rnd in rounds:
+        match = by_id[rnd.match_id]
+        seat = seats[match.table_id]
+        row = per[match.table.ruleset]
+        if rnd.totals:
+            row["rounds"] += 1
+            row["round_sum"] += rnd.totals[seat]
+        if rnd.penalties:
+            row["penalties"] += rnd.penalties[seat]
+        final_seats = (rnd.final_position or {}).get("seats") or []
+        if seat < len(final_seats) and final_seats[seat].get("opened", "no") != "no":
+            row["openings"] += 1
+    for row in per.values():
+        row["average_round"] = round(row["round_sum"] / row["rounds"], 1) if row["rounds"] else None
+        del row["round_sum"]
+    deltas = {c.match_id: c.delta for c in RatingChange.objects.filter(user=user, match_id__in=by_id.keys())}
+    latest = []
+    for match in matches[:recent]:
+        seat = seats[match.table_id]
+        latest.append({
+            "match": match, "table": match.table, "ruleset": match.table.ruleset, "mode": match.table.mode,
+            "finished": match.finished, "seat": seat, "total": match.totals[seat] if match.totals else None,
+            "place": match.standings.index(seat) + 1 if match.standings else None,
+            "won": _won(match, seat), "delta": deltas.get(match.pk),
+        })
+    return {"rulesets": dict(sorted(per.items())), "recent": latest}
+
+
+def rating_series(user):
+    """{ruleset: [(datetime, shown rating)]} for the chart: the rating before the first
+    rated match, then after each one, oldest first."""
+    series = {}
+    for change in RatingChange.objects.filter(user=user).order_by("played", "match_id"):
+        points = series.setdefault(change.ruleset, [])
+        if not points:
+            points.append((change.played, change.before))
+        points.append((change.played, change.after))
+    return series

@@ -1,0 +1,140 @@
+"""Leaderboard, solo records, profile and settings pages, rendered from stored matches."""
+import re
+
+import pytest
+from django.urls import reverse
+
+from accounts.player_settings import PlayerSettings
+from leaderboards import ratings, record_result
+from leaderboards.models import SoloRecord
+from leaderboards.views import PER_PAGE
+from tests.leaderboards.helpers import finished_match
+
+pytestmark = pytest.mark.django_db
+
+
+def rated_matches(players, count):
+    """`count` online okey51 matches between `players` (the first wins each)."""
+    for minute in range(count):
+        seats = (players + [None] * 4)[:4]
+        record_result(finished_match(seats, [10, 20, 30, 40], minutes=minute))
+
+
+def solo_match(user, total, ruleset="okey17", minutes=0):
+    match = finished_match([user, None, None, None], [total, 500, 600, 700], ruleset=ruleset, mode="solo",
+                           minutes=minutes)
+    from games.models import Move, Round
+
+    rnd = Round.objects.create(match=match, index=0, seed="s", commitment="c", initial_position={},
+                               final_position={"seats": [{"opened": "melds"}, {}, {}, {}]},
+                               totals=[total, 500, 600, 700], penalties=[0, 0, 0, 0], scores=[total, 0, 0, 0],
+                               finished=match.finished)
+    Move.objects.create(round=rnd, number=1, seat=0, action={"type": "draw"}, version=1)
+    return match
+
+
+def test_the_leaderboard_ranks_established_players_and_lists_provisional_ones_apart(client, alice, bob, carol):
+    rated_matches([alice, bob], ratings.PROVISIONAL_MATCHES)
+    rated_matches([carol, alice], 1)
+    client.force_login(bob)
+    html = client.get(reverse("leaderboard", args=["okey51"])).content.decode()
+    ranking, provisional = html.split('<table class="list ranking">')[1].split('class="card provisional"')
+    assert ranking.index(">alice<") < ranking.index(">bob<") and ">carol<" not in ranking
+    assert ">carol<" in provisional
+    assert re.search(r'<tr class="me" id="me">\s*<td class="num">2</td>', ranking)
+    assert "Your position: 2" in html
+
+
+def test_the_leaderboard_paginates_and_links_to_my_page(client, make_user):
+    users = [make_user(f"p{i:02d}") for i in range(PER_PAGE + 3)]
+    for i in range(0, len(users) - 1, 2):
+        rated_matches([users[i], users[i + 1]], ratings.PROVISIONAL_MATCHES)
+    rated_matches([users[-1], users[0]], ratings.PROVISIONAL_MATCHES)
+    url = reverse("leaderboard", args=["okey51"])
+    first = client.get(url).content.decode()
+    assert first.count('<td class="num">') >= PER_PAGE and "Page 1 of 2" in first
+    second = client.get(url + "?page=2").content.decode()
+    assert re.search(r'<td class="num">26</td>', second)
+    loser = users[25]  # lost every match; last of the equal losers by id
+    client.force_login(loser)
+    mine = client.get(url).content.decode()
+    assert "page=2#me" in mine
+
+
+def test_the_period_filter_keeps_players_who_played_in_it(client, alice, bob, carol):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from leaderboards.models import RatingChange
+
+    rated_matches([alice, bob], ratings.PROVISIONAL_MATCHES)
+    rated_matches([carol, bob], ratings.PROVISIONAL_MATCHES)
+    long_ago = timezone.now() - timedelta(days=60)
+    RatingChange.objects.update(played=timezone.now())
+    RatingChange.objects.filter(user=carol).update(played=long_ago)
+    RatingChange.objects.filter(user=bob, match__table__seats__user=carol).update(played=long_ago)
+    week = client.get(reverse("leaderboard", args=["okey51"]) + "?period=week").content.decode()
+    assert ">alice<" in week and ">bob<" in week and ">carol<" not in week
+    everything = client.get(reverse("leaderboard", args=["okey51"])).content.decode()
+    assert ">carol<" in everything
+
+
+def test_an_unknown_ruleset_is_404(client):
+    assert client.get("/rankings/chess/").status_code == 404
+
+
+def test_solo_records_keep_the_best_total_and_are_private_by_default(client, alice, bob):
+    solo_match(alice, 900, minutes=1)
+    record_result(solo_match(alice, 900, minutes=1))
+    record_result(solo_match(alice, 350, minutes=2))
+    record_result(solo_match(alice, 600, minutes=3))
+    assert SoloRecord.objects.get(user=alice, ruleset="okey17").total == 350
+    url = reverse("solo_records", args=["okey17"])
+    assert ">alice<" not in client.get(url).content.decode()
+    client.force_login(alice)
+    own = client.get(url).content.decode()
+    assert "Your record: 350 points." in own and "private" in own
+    PlayerSettings.objects.update_or_create(user=alice, defaults={"public_solo_records": True})
+    client.force_login(bob)
+    public = client.get(url).content.decode()
+    assert ">alice<" in public and '<td class="num">350</td>' in public
+
+
+def test_a_solo_match_the_computer_played_sets_no_record(alice):
+    from games.models import Move
+
+    match = solo_match(alice, 100)
+    Move.objects.filter(round__match=match).update(actor=Move.Actor.TIMEOUT)
+    assert record_result(match) is None
+    assert not SoloRecord.objects.exists()
+
+
+def test_the_profile_shows_ratings_a_chart_figures_and_recent_matches(client, alice, bob):
+    rated_matches([alice, bob], 3)
+    solo_match(alice, 300)
+    html = client.get(reverse("player_profile", args=["alice"])).content.decode()
+    assert "<svg" in html and "polyline" in html and "series-okey51" in html
+    assert re.search(r'stats-okey17.*?<td class="num">1</td>', html, re.S)  # one okey17 match played
+    assert html.count(reverse("match", args=[1]).rsplit("/", 3)[0]) >= 1
+    assert "Solo records" not in html  # not public, not the owner
+    client.force_login(alice)
+    own = client.get(reverse("player_profile", args=["alice"])).content.decode()
+    assert "Settings" in own
+
+
+def test_settings_save_the_display_name_language_and_defaults(client, alice, bob):
+    client.force_login(alice)
+    url = reverse("player_settings")
+    response = client.post(url, {"display_name": "Ali Okey", "language": "fr", "public_solo_records": "on",
+                                 "default_ruleset": "okey17", "default_move_time": "45",
+                                 "default_bot_level": "strong"})
+    assert response.status_code == 302 and response.cookies["django_language"].value == "fr"
+    prefs = PlayerSettings.objects.get(user=alice)
+    assert (prefs.display_name, prefs.language, prefs.public_solo_records) == ("Ali Okey", "fr", True)
+    assert prefs.table_defaults == {"ruleset": "okey17", "move_time": 45, "assisted": False, "bot_level": "strong"}
+    # a display name may not impersonate another user name
+    response = client.post(url, {"display_name": "BOB", "language": "", "default_move_time": "30",
+                                 "default_bot_level": "normal"})
+    assert response.status_code == 200
+    assert PlayerSettings.objects.get(user=alice).display_name == "Ali Okey"

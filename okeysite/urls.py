@@ -9,5 +9,7 @@ urlpatterns = [
     path("profile/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("rankings/", include("leaderboards.urls")),
+    path("", include("accounts.profile_urls")),
     path("", include("games.urls")),
 ]

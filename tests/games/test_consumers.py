@@ -303,3 +303,18 @@ async def test_players_get_the_round_end_score_table(alice, bob, session_cookie)
         assert frame["seed"] == rnd.seed and frame["match_over"] is True
     await a.close()
     await b.close()
+
+
+async def test_a_flood_of_frames_is_rate_limited_and_the_socket_survives(alice, bob, session_cookie, settings):
+    settings.OKEY_WS_RATE = 0.001  # no refill during the test: only the burst passes
+    settings.OKEY_WS_BURST = 3
+    table, a, b, _, _ = await connected_pair(alice, bob, session_cookie)
+    await a.drain()
+    a.frames.clear()
+    for _ in range(5):
+        await a.send({"type": "sync"})
+    kinds = [(await a.recv())["type"] for _ in range(5)]
+    assert kinds.count("snapshot") == 3 and kinds.count("error") == 2
+    assert [f["code"] for f in a.frames if f["type"] == "error"] == ["rate_limited", "rate_limited"]
+    await a.close()
+    await b.close()

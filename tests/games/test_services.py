@@ -265,3 +265,34 @@ def test_the_snapshot_shows_only_the_own_rack(alice, bob):
     assert "pile" not in view and "seats" not in view and view["seed"] is None
     assert view["players"][0]["name"] == "alice" and view["players"][1]["computer"] == "normal"
     assert view["commitment"] == game.round.commitment
+
+
+def test_two_simultaneous_actions_at_one_version_are_applied_once(alice):
+    """The row lock plus the version check let exactly one of two racing actions through."""
+    import threading
+
+    from django.db import connection
+
+    table = services.create_table(alice, "okey51", {}, mode="solo")
+    game = game_of(table)
+    rack = game.position["seats"][0]["rack"]
+    outcomes = []
+    barrier = threading.Barrier(2)
+
+    def play(tile):
+        try:
+            barrier.wait()
+            outcomes.append(services.submit_action(alice, table.pk, {"type": "discard", "tile": tile}, game.version))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=play, args=(tile,)) for tile in (rack[0], rack[1])]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(o.ok for o in outcomes) == [False, True]
+    assert [o.code for o in outcomes if not o.ok] == ["stale_version"]
+    after = game_of(table)
+    assert after.version == game.version + 1
+    assert Move.objects.filter(round=game.round).count() == 1

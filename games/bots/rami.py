@@ -125,28 +125,33 @@ def _extend_one(table: list[list[str]], tile: str) -> bool:
 
 
 def _solver_play(view: dict, rack: list[str], table: list[list[str]]):
-    """Strong: the exact solver's new table (free rearrangement, RULES.md §5), or ``None``.
+    """Strong: rearrange the table with the exact solver (RULES.md §5), or ``None``.
 
-    Keeps jokers in the rack unless laying them empties it.  The solver's answer is
-    checked (tile multiset = old table + laid rack tiles, every meld valid) before use.
+    Melds holding a joker stay as they are and the rack's jokers stay in the rack
+    (kept late); the solver sees only joker-free tiles, where it is fast.  The
+    greedy play wins when it goes out.  The solver's answer is checked (tile
+    multiset = old table + laid rack tiles, every meld valid) before use.
     """
     try:
         from games.bots.solver_rami import solve
     except ImportError:
         return None
+    greedy_table, greedy_left = lay(rack, table, extend=True)
+    if not greedy_left:
+        return greedy_table
+    fixed = [m for m in table if any(t.startswith("J") for t in m)]
+    free = [m for m in table if not any(t.startswith("J") for t in m)]
     plain = [t for t in rack if t != "J"]
-    tries = [rack] if len(plain) == len(rack) else [rack, plain]
-    for i, tiles in enumerate(tries):
-        try:
-            placed_n, _, new_table, placed = solve(table, tiles, "tiles")
-        except Exception:  # noqa: BLE001 - fall back to the greedy play
-            continue
-        if not placed_n or not _checked(table, rack, new_table, placed):
-            continue
-        if i == 0 and len(tries) > 1 and placed_n < len(rack):
-            continue  # a joker would be laid without going out: try without jokers
-        return [list(m) for m in new_table]
-    return None
+    try:
+        placed_n, _, new_free, placed = solve(free, plain, "tiles")
+    except Exception:  # noqa: BLE001 - fall back to the greedy play
+        return None
+    if not placed_n or not _checked(free, plain, new_free, placed):
+        return None
+    greedy_plain = len(rack) - len(greedy_left) - (rack.count("J") - greedy_left.count("J"))
+    if placed_n < greedy_plain:
+        return None
+    return [list(m) for m in fixed] + [list(m) for m in new_free]
 
 
 def _checked(table, rack, new_table, placed) -> bool:

@@ -1,0 +1,82 @@
+"""``python manage.py selfplay``: computers-only rounds on the pure engine.
+
+Plays N rounds from seeds with ``games.bots`` at the given levels (no database:
+the engine is called directly, the ORM is never touched), checks the position
+invariants after every action, and prints per level the mean score per round
+(``api.round_totals``: end-of-round amount + in-round penalties) with its 95 %
+confidence interval, the opening rate, the penalty rate and decision time
+percentiles.  Progress goes to stderr as one updating line.
+"""
+from __future__ import annotations
+
+import sys
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games.bots import LEVELS
+from games.bots.selfplay import aggregate, play_round
+from games.engine.api import RULESETS
+
+
+class Command(BaseCommand):
+    help = "Play computer-only rounds and print per-level results (no database)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--ruleset", required=True, choices=RULESETS)
+        parser.add_argument("--rounds", type=int, default=100)
+        parser.add_argument("--seats", default="strong,normal,normal,easy",
+                            help="comma-separated bot level per seat, e.g. strong,normal,normal,easy")
+        parser.add_argument("--seed", default="selfplay", help="seed prefix; round i uses '<seed>-<i>'")
+        parser.add_argument("--teams", action="store_true", help="okey51 team play (seats 0+2 vs 1+3)")
+        parser.add_argument("--no-check", action="store_true", help="skip the invariant checks (faster)")
+
+    def handle(self, *args, **opts):
+        levels = [s.strip() for s in opts["seats"].split(",") if s.strip()]
+        bad = [lv for lv in levels if lv not in LEVELS]
+        if bad:
+            raise CommandError(f"unknown level(s) {bad}; choose from {LEVELS}")
+        ruleset, rounds = opts["ruleset"], opts["rounds"]
+        options = {"teams": True} if opts["teams"] else {}
+        results = []
+        illegal = 0
+        broken = 0
+        start = time.perf_counter()
+        for i in range(rounds):
+            r = play_round(ruleset, f"{opts['seed']}-{i}", levels, options,
+                           first=i % len(levels), check=not opts["no_check"])
+            results.append(r)
+            illegal += len(r.illegal)
+            broken += len(r.violations)
+            if sys.stderr.isatty() or i + 1 == rounds or (i + 1) % 10 == 0:
+                done = (i + 1) / rounds
+                bar = "#" * int(done * 30)
+                sys.stderr.write(f"\r[{bar:<30}] {i + 1}/{rounds} rounds "
+                                 f"{time.perf_counter() - start:6.1f}s violations {broken}")
+                sys.stderr.flush()
+        sys.stderr.write("\n")
+        self._report(ruleset, levels, results, illegal, broken)
+
+    def _report(self, ruleset, levels, results, illegal, broken):
+        out = self.stdout
+        better = "higher" if ruleset == "rami" else "lower"
+        out.write(f"ruleset {ruleset}, seats {','.join(levels)}, {len(results)} rounds "
+                  f"(score = round total per seat-round, {better} is better)")
+        out.write(f"{'level':<8}{'n':>6}{'mean':>10}{'±95%':>9}{'open':>7}{'penal':>7}"
+                  f"{'p50 ms':>9}{'p99 ms':>9}")
+        stats = aggregate(results, levels)
+        for lv in LEVELS:
+            if lv not in stats:
+                continue
+            st = stats[lv]
+            n = len(st.scores)
+            mean, ci = st.mean_ci()
+            out.write(f"{lv:<8}{n:>6}{mean:>10.1f}{ci:>9.1f}{st.opened / n:>7.2f}{st.penalised / n:>7.2f}"
+                      f"{st.percentile_ms(50):>9.2f}{st.percentile_ms(99):>9.2f}")
+        ends = {}
+        for r in results:
+            ends[r.end] = ends.get(r.end, 0) + 1
+        out.write("ends: " + ", ".join(f"{k}={v}" for k, v in sorted(ends.items(), key=str)))
+        out.write(f"rounds run: {len(results)}")
+        out.write(f"illegal bot actions: {illegal}")
+        out.write(f"invariant violations: {broken}")

@@ -14,7 +14,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
-from games import services
+from accounts.moderation import KICK_CLOSE_CODE, active_suspension, user_group
+from games import chat, services
 from games.errors_i18n import error_message
 
 MAX_FRAME_CHARS = 16 * 1024
@@ -45,8 +46,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     """`/ws/table/<id>/`: one player's (or spectator's) live connection to a table.
 
     Client frames: `action` {id, version, action}, `sync`, `resume` (take the seat back
-    from autoplay). Server frames: `snapshot`, `ack`, `error`, `round_end`. Any error
-    leaves the connection usable.
+    from autoplay), `chat` {text}, `report` {user?, reason?}. Server frames: `snapshot`,
+    `ack`, `error`, `round_end`, `chat_history` {lines}, `chat` {id, user, name, text, at},
+    `chat_removed` {id}, `reported`. Any error leaves the connection usable. A suspended
+    user's sockets are closed with code 4403.
     """
 
     async def connect(self):
@@ -54,7 +57,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=4401)
             return
+        if await database_sync_to_async(active_suspension)(user) is not None:
+            await self.close(code=KICK_CLOSE_CODE)  # suspended or banned (accounts.moderation)
+            return
         self.user = user
+        self.user_group = user_group(user.pk)
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.group = f"table-{self.table_id}"
         self.language = _scope_language(self.scope)
@@ -70,14 +77,18 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
         self.seat = await database_sync_to_async(services.set_connected)(self.user, self.table_id, True)
         await self.send_snapshot()
+        lines = await database_sync_to_async(chat.history)(self.table_id)
+        await self.send_frame({"type": "chat_history", "lines": lines})
 
     async def disconnect(self, code):
         if not hasattr(self, "group"):
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.channel_layer.group_discard(self.user_group, self.channel_name)
         if self.seat is not None:
             await database_sync_to_async(services.set_connected)(self.user, self.table_id, False)
 
@@ -140,7 +151,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         elif kind == "resume":
             await database_sync_to_async(services.resume_seat)(self.user, self.table_id)
         elif kind == "chat":
-            return  # table chat is not built yet; ignored
+            await self.receive_chat(frame)
+        elif kind == "report":
+            await self.receive_report(frame)
         else:
             await self.send_error("bad_frame", frame.get("id") if isinstance(frame.get("id"), str) else None)
 
@@ -179,6 +192,26 @@ class TableConsumer(AsyncWebsocketConsumer):
         if outcome.code == "stale_version" or outcome.version > self.sent_version:
             await self.send_snapshot()
 
+    async def receive_chat(self, frame):
+        """`chat` {text}: games.chat.post; the line comes back to every socket through the group."""
+        try:
+            await database_sync_to_async(chat.post)(self.user, self.table_id, frame.get("text"))
+        except chat.ChatError as exc:
+            await self.send_chat_error(exc)
+
+    async def receive_report(self, frame):
+        """`report` {user?, reason?}: games.chat.report; answered with `reported`."""
+        try:
+            await database_sync_to_async(chat.report)(self.user, self.table_id, frame.get("user"), frame.get("reason"))
+        except chat.ChatError as exc:
+            await self.send_chat_error(exc)
+            return
+        await self.send_frame({"type": "reported"})
+
+    async def send_chat_error(self, exc):
+        with translation.override(self.language):
+            await self.send_frame({"type": "error", "code": exc.code, "message": exc.message()})
+
     def _remember(self, frame_id, answer):
         self.answers[frame_id] = answer
         while len(self.answers) > MAX_REMEMBERED_IDS:
@@ -192,6 +225,19 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_snapshot()
         if event.get("round_end"):
             await self.send_round_end(event["round_end"])
+
+
+    async def chat_message(self, event):
+        """Group message from `games.chat`: one public chat line."""
+        await self.send_frame(dict(event["line"], type="chat"))
+
+    async def chat_removed(self, event):
+        """Group message from `games.chat.remove`: an admin removed line `id`."""
+        await self.send_frame({"type": "chat_removed", "id": event["id"]})
+
+    async def user_kick(self, event):
+        """Group message from `accounts.moderation`: the user was suspended or banned."""
+        await self.close(code=KICK_CLOSE_CODE)
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):

@@ -9,7 +9,6 @@ percentiles.  Progress goes to stderr as one updating line.
 """
 from __future__ import annotations
 
-import sys
 import time
 
 from django.core.management.base import BaseCommand, CommandError
@@ -48,13 +47,13 @@ class Command(BaseCommand):
             results.append(r)
             illegal += len(r.illegal)
             broken += len(r.violations)
-            if sys.stderr.isatty() or i + 1 == rounds or (i + 1) % 10 == 0:
+            if self.stderr.isatty() or i + 1 == rounds or (i + 1) % 10 == 0:
                 done = (i + 1) / rounds
                 bar = "#" * int(done * 30)
-                sys.stderr.write(f"\r[{bar:<30}] {i + 1}/{rounds} rounds "
-                                 f"{time.perf_counter() - start:6.1f}s violations {broken}")
-                sys.stderr.flush()
-        sys.stderr.write("\n")
+                self.stderr.write(f"\r[{bar:<30}] {i + 1}/{rounds} rounds "
+                                  f"{time.perf_counter() - start:6.1f}s violations {broken}", ending="")
+                self.stderr.flush()
+        self.stderr.write("")
         self._report(ruleset, levels, results, illegal, broken)
 
     def _report(self, ruleset, levels, results, illegal, broken):

@@ -1,0 +1,110 @@
+"""Every bot decision, on positions reached by self-play from random seeds, is
+accepted by the engine; the bots see only their seat's view (docs/engine-api.md).
+
+The default run costs a few thousand decisions per ruleset.  Set BOTS_FULL=1 for
+the long run (10,000+ decisions per ruleset); the ``selfplay`` command covers more.
+"""
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from games.bots import LEVELS, choose_action
+from games.bots.selfplay import play_round
+from games.engine import api
+
+FULL = bool(os.environ.get("BOTS_FULL"))
+ROUNDS = {"okey51": 30, "okey17": 30, "rami": 30}
+SEATINGS = [
+    ["strong", "normal", "easy", "normal"],
+    ["easy", "easy", "strong", "strong"],
+    ["normal", "strong", "normal", "easy"],
+]
+
+
+def _rounds(ruleset: str, rounds: int, tag: str):
+    decisions = 0
+    for i in range(rounds):
+        levels = SEATINGS[i % len(SEATINGS)]
+        options = {"teams": True} if ruleset == "okey51" and i % 5 == 4 else {}
+        r = play_round(ruleset, f"{tag}-{ruleset}-{i}", levels, options, first=i % 4)
+        assert r.illegal == [], f"round {i}: refused bot actions {r.illegal[:3]}"
+        assert r.violations == [], f"round {i}: {r.violations[:3]}"
+        assert r.end is not None, f"round {i} did not end"
+        decisions += r.actions
+    return decisions
+
+
+@pytest.mark.parametrize("ruleset", api.RULESETS)
+def test_every_bot_action_is_accepted_on_self_play_positions(ruleset):
+    decisions = _rounds(ruleset, ROUNDS[ruleset], "legal")
+    assert decisions > 1500
+
+
+@pytest.mark.skipif(not FULL, reason="long run: set BOTS_FULL=1")
+@pytest.mark.parametrize("ruleset", api.RULESETS)
+def test_ten_thousand_decisions_are_accepted(ruleset):
+    assert _rounds(ruleset, 150, "full") >= 10_000
+
+
+@pytest.mark.parametrize("ruleset", api.RULESETS)
+def test_bot_is_given_exactly_the_engine_view_of_its_seat(ruleset):
+    seen = []
+    play_round(ruleset, f"views-{ruleset}", ["normal"] * 4,
+               on_decision=lambda view, action: seen.append((view, action)))
+    assert seen
+    for view, action in seen:
+        assert "seats" not in view and "pile" not in view
+        assert action["seat"] == view["seat"] == view["turn"]
+        assert len(view["rack"]) == view["rack_counts"][view["seat"]]
+
+
+def _hidden_shuffled(position: dict, seat: int, rng: random.Random) -> dict:
+    """The same position with every tile ``seat`` cannot see (other racks, the pile)
+    dealt again at random, rack sizes kept."""
+    pos = {**position, "seats": [dict(s) for s in position["seats"]]}
+    hidden = list(position["pile"])
+    for s, st in enumerate(position["seats"]):
+        if s != seat:
+            hidden += st["rack"]
+    rng.shuffle(hidden)
+    k = 0
+    for s, st in enumerate(pos["seats"]):
+        if s != seat:
+            n = len(st["rack"])
+            st["rack"] = hidden[k:k + n]
+            k += n
+    pos["pile"] = hidden[k:]
+    return pos
+
+
+@pytest.mark.parametrize("ruleset", api.RULESETS)
+def test_decisions_do_not_depend_on_hidden_tiles(ruleset):
+    rng = random.Random(5)
+    pos = api.deal(ruleset, {}, f"hidden-{ruleset}", 4, 0)
+    checked = 0
+    step = 0
+    while not api.is_over(pos) and step < 400:
+        seat = pos["turn"]
+        for level in LEVELS:
+            a = choose_action(api.view(pos, seat), level, seed=step)
+            other = _hidden_shuffled(pos, seat, rng)
+            assert choose_action(api.view(other, seat), level, seed=step) == a
+            checked += 1
+        pos = api.apply(pos, choose_action(api.view(pos, seat), "normal", seed=step))
+        step += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("ruleset", api.RULESETS)
+def test_same_view_level_and_seed_give_the_same_action(ruleset):
+    pos = api.deal(ruleset, {}, f"det-{ruleset}", 4, 1)
+    for step in range(60):
+        if api.is_over(pos):
+            break
+        v = api.view(pos, pos["turn"])
+        for level in LEVELS:
+            assert choose_action(v, level, seed=7) == choose_action(dict(v), level, seed=7)
+        pos = api.apply(pos, choose_action(v, "easy", seed=step))

@@ -1,0 +1,43 @@
+"""The ``selfplay`` command runs computer-only rounds on the engine without the
+database and reports zero invariant violations (tile conservation, valid melds)."""
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from django.core.management import call_command
+
+from games.bots.invariants import violations
+from games.engine import api
+
+
+@pytest.mark.parametrize("ruleset", api.RULESETS)
+def test_selfplay_smoke_has_no_violations(ruleset):
+    out, err = io.StringIO(), io.StringIO()
+    call_command("selfplay", ruleset=ruleset, rounds=20, seats="strong,normal,normal,easy",
+                 seed="smoke", stdout=out, stderr=err)
+    text = out.getvalue()
+    assert re.search(r"^rounds run: 20$", text, re.M), text
+    assert re.search(r"^invariant violations: 0$", text, re.M), text
+    assert re.search(r"^illegal bot actions: 0$", text, re.M), text
+    for level in ("strong", "normal", "easy"):
+        assert re.search(rf"^{level}\s+\d+\s+-?\d", text, re.M), text
+    assert "20/20 rounds" in err.getvalue()
+
+
+def test_invariants_catch_a_lost_tile_and_an_invalid_meld():
+    pos = api.deal("okey51", {}, "inv", 4, 0)
+    assert violations(pos) == []
+    lost = {**pos, "pile": pos["pile"][1:]}
+    assert any("conservation" in v for v in violations(lost))
+    moved = {**pos, "seats": [dict(s) for s in pos["seats"]]}
+    bad = moved["seats"][0]["rack"][:3]
+    moved["seats"][0]["rack"] = moved["seats"][0]["rack"][3:]
+    moved["table"] = [{"id": 1, "owner": 0, "tiles": bad}]
+    if not api.meld_info("okey51", bad, pos["indicator"])["valid"]:
+        assert any("invalid meld" in v for v in violations(moved))
+    rami = api.deal("rami", {}, "inv", 4, 0)
+    assert violations(rami) == []
+    broken = {**rami, "table": [["R1", "B2", "K3"]]}
+    assert any("invalid meld" in v for v in violations(broken))

@@ -4,7 +4,8 @@ PY      := .venv/bin/python
 HOST    ?= 127.0.0.1
 PORT    ?= 8000
 # The tests use the machine's real PostgreSQL and Redis (never mocks).
-TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/okeysite
+# one database per run, so that runs side by side never share a test database
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/okeysite_$(shell echo $$PPID)
 TEST_REDIS_URL    ?= redis://127.0.0.1:6379/0
 
 .PHONY: run test services chromium selfplay

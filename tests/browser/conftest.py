@@ -7,6 +7,7 @@ Screenshots go to ``test-artifacts/``.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -42,39 +43,57 @@ def _wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 60.0) -> 
     raise RuntimeError("server did not start")
 
 
-@pytest.fixture(scope="session")
-def live_server_url(tmp_path_factory):
-    """Start migrate + daphne on a fresh SQLite database; yield the base URL."""
-    workdir = tmp_path_factory.mktemp("server")
+def base_env(**overrides: str) -> dict:
+    """The test process's environment without its database/broker settings, plus overrides:
+    short computer delays so a round ends quickly."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE")}
-    env.update(
-        DATABASE_URL=f"sqlite:///{workdir / 'db.sqlite3'}",
-        OKEY_BOT_DELAY="0.05",
-        OKEY_BOT_STEP_DELAY="0.02",
-        OKEY_NEXT_ROUND_DELAY="1",
-        OKEY_RULESETS="okey51,okey17,rami",
-        PYTHONUNBUFFERED="1",
-    )
+    env.update(OKEY_BOT_DELAY="0.05", OKEY_BOT_STEP_DELAY="0.02", OKEY_NEXT_ROUND_DELAY="1",
+               OKEY_RULESETS="okey51,okey17,rami", PYTHONUNBUFFERED="1")
+    env.update(overrides)
+    return env
+
+
+@contextlib.contextmanager
+def serve(workdir: Path, env: dict, name: str = "server", worker: bool = False):
+    """Migrate, start daphne (and, with ``worker``, a separate ``celery worker -B``); yield the URL.
+
+    Logs are copied to test-artifacts/<name>*.log afterwards.
+    """
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL)
     port = _free_port()
-    log = open(workdir / "server.log", "wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "okeysite.asgi:application"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
+    commands = {name: [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                       "okeysite.asgi:application"]}
+    if worker:
+        commands[f"{name}-worker"] = [sys.executable, "-m", "celery", "-A", "okeysite", "worker", "-B",
+                                      "--pool", "solo", "--loglevel", "INFO",
+                                      "--schedule", str(workdir / "celerybeat-schedule")]
+    procs = {}
     try:
-        _wait_for_port(port, proc)
+        for label, command in commands.items():
+            log = open(workdir / f"{label}.log", "wb")
+            procs[label] = (subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT), log)
+        _wait_for_port(port, procs[name][0])
         yield f"http://127.0.0.1:{port}"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
-        ARTIFACTS.mkdir(exist_ok=True)
-        (ARTIFACTS / "server.log").write_bytes((workdir / "server.log").read_bytes())
+        for label, (proc, log) in procs.items():
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+            log.close()
+            ARTIFACTS.mkdir(exist_ok=True)
+            (ARTIFACTS / f"{label}.log").write_bytes((workdir / f"{label}.log").read_bytes())
+
+
+@pytest.fixture(scope="session")
+def live_server_url(tmp_path_factory):
+    """The README's embedded default (SQLite, in-memory layer, worker in the server) on a
+    fresh database; yields the base URL."""
+    workdir = tmp_path_factory.mktemp("server")
+    with serve(workdir, base_env(DATABASE_URL=f"sqlite:///{workdir / 'db.sqlite3'}")) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

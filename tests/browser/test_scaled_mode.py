@@ -1,0 +1,49 @@
+"""The scaled set-up of the README: PostgreSQL database, Redis channel layer and broker,
+daphne and a separate ``celery worker`` process. A solo okey51 table is played through the
+browser; the three computers' turns can only happen through the separate worker."""
+import re
+import uuid
+
+import psycopg
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import base_env, register, serve, shot
+
+PG = "postgres://postgres@127.0.0.1:5432"
+
+
+@pytest.fixture
+def scaled_server_url(tmp_path):
+    name = f"okeysite_scaled_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    env = base_env(DATABASE_URL=f"{PG}/{name}", REDIS_URL="redis://127.0.0.1:6379/0",
+                   OKEY_CHANNEL_PREFIX=name, OKEY_BOT_DELAY="0.5")
+    try:
+        with serve(tmp_path, env, name="scaled", worker=True) as url:
+            yield url
+    finally:
+        with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_computers_play_through_a_separate_worker(page, scaled_server_url):
+    register(page, scaled_server_url, "scaler")
+    page.goto(scaled_server_url + "/")
+    page.select_option("select[name=ruleset]", "okey51")
+    page.check("input[name=mode][value=solo]")
+    page.locator("form.create-table button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/table/\d+/$"))
+
+    # We deal first (15 tiles): discard one, then the three computers must play their turns.
+    expect(page.locator("#turn-status.my-turn")).to_have_count(1, timeout=15_000)
+    tiles = page.locator("#rack .tile")
+    expect(tiles).to_have_count(15)
+    tiles.last.click()
+    page.click("#discard-btn")
+    expect(page.locator("#turn-status.my-turn")).to_have_count(0, timeout=10_000)
+    # The turn comes back to us only after the worker played three computer turns.
+    expect(page.locator("#turn-status.my-turn")).to_have_count(1, timeout=30_000)
+    expect(tiles).to_have_count(14)
+    shot(page, "scaled-table")

@@ -4,6 +4,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from games import services
@@ -26,6 +27,8 @@ def lobby(request):
         "open_tables": services.open_tables(),
         "my_tables": mine,
         "finished_tables": finished,
+        # strings for the lobby's inline script (the JS catalog only holds djangojs strings)
+        "lobby_i18n": {"join": gettext("Join"), "empty": gettext("No open table right now. Create one!")},
     })
 
 

@@ -296,3 +296,15 @@ def test_two_simultaneous_actions_at_one_version_are_applied_once(alice):
     after = game_of(table)
     assert after.version == game.version + 1
     assert Move.objects.filter(round=game.round).count() == 1
+
+
+def test_verify_round_checks_a_played_round(alice):
+    from django.core.management import CommandError, call_command
+
+    table = services.create_table(alice, "okey51", {}, mode="solo")
+    Seat.objects.filter(table=table, index=0).update(autoplay=True)
+    game = play_out(table)
+    call_command("verify_round", game.round.pk)
+    Round.objects.filter(pk=game.round.pk).update(seed=game.round.seed + "x")
+    with pytest.raises(CommandError):
+        call_command("verify_round", game.round.pk)

@@ -11,6 +11,7 @@ from datetime import timedelta
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.mail import mail_admins
 from django.db import transaction
 from django.utils import timezone
@@ -89,7 +90,7 @@ def post(user, table_id, text):
         raise ChatError("muted", mute.reason)
     with transaction.atomic():
         # Lock the user's row so two sockets of one user cannot both pass the rate check.
-        type(user).objects.select_for_update().filter(pk=user.pk).first()
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         since = timezone.now() - timedelta(seconds=RATE_SECONDS)
         if ChatMessage.objects.filter(table_id=table_id, user=user, created__gte=since).count() >= RATE_COUNT:
             raise ChatError("rate_limited")
@@ -146,7 +147,7 @@ def report(user, table_id, reported=None, reason=""):
                "at": m.created.isoformat(), "removed": m.removed} for m in reversed(list(lines))]
     target = None
     if isinstance(reported, str) and reported:
-        target = type(user).objects.filter(username=reported).first()
+        target = get_user_model().objects.filter(username=reported).first()
     obj = ChatReport.objects.create(table_id=table_id, reporter=user, reported=target,
                                     reason=(reason or "")[:300] if isinstance(reason, str) else "", lines=copied)
     body = "\n".join(f"[{line['at']}] {line['user']}: {line['text']}" for line in copied)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 from games.bots.faces import WILD, colour_of, number_of
-from games.bots.partition import (OBJ_POINTS, OBJ_TILES, _search, _value, counts_of, meld_points,
+from games.bots.partition import (OBJ_POINTS, OBJ_TILES, search, _value, counts_of, meld_points,
                                   meld_tiles, pairs_of, slots_rack_tiles)
 
 
@@ -49,12 +49,12 @@ def keep_one(ctx, melds: list, rack_len: int, prefer_wild_out: bool = True) -> l
 def partition(ctx, rack, objective=OBJ_TILES) -> list:
     """Best runs/groups of ``rack`` for the objective (see ``games.bots.partition``)."""
     counts, wilds = counts_of(ctx, rack)
-    return list(_search(counts, wilds, ctx.ruleset, objective, ctx.ace_high)[1])
+    return list(search(counts, wilds, ctx.ruleset, objective, ctx.ace_high)[1])
 
 
 def partition_value(ctx, rack, objective=OBJ_TILES) -> int:
     counts, wilds = counts_of(ctx, rack)
-    return _search(counts, wilds, ctx.ruleset, objective, ctx.ace_high)[0]
+    return search(counts, wilds, ctx.ruleset, objective, ctx.ace_high)[0]
 
 
 def opening_melds(ctx, rack: list[str], threshold: int, must: str | None = None):
@@ -124,11 +124,20 @@ def closeness(seen, rack: list[str]) -> Counter:
 
 
 def usefulness(seen, rack: list[str], objective: str) -> dict:
-    """Per distinct tile: how much the best partition of ``rack`` loses without it."""
+    """Per distinct tile: how much the best partition of ``rack`` loses without it.
+
+    A tile outside the best partition loses nothing (that partition stays), so
+    only the partition's tiles are searched again.
+    """
     ctx = seen.ctx
-    base = partition_value(ctx, rack, objective)
+    counts, wilds = counts_of(ctx, rack)
+    base, melds = search(counts, wilds, ctx.ruleset, objective, ctx.ace_high)
+    used = set(laid_tiles(ctx, melds))
     out = {}
     for t in set(rack):
+        if t not in used:
+            out[t] = 0
+            continue
         out[t] = base - partition_value(ctx, remove(rack, [t]), objective)
     return out
 

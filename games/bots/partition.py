@@ -145,6 +145,42 @@ def _search(counts: tuple, wilds: int, ruleset: str, objective: str, ace_high: b
     return best_v, best_m
 
 
+def search(counts: tuple, wilds: int, ruleset: str, objective: str, ace_high: bool):
+    """Best ``(value, melds)`` for a rack given as face counts and a wild count.
+
+    Tiles that cannot join any meld (no same-colour tile within ``wilds + 1``
+    numbers, no same number in another colour, fewer than two wilds) are left
+    out before the memoised search: they are deadwood in every partition.
+    """
+    if wilds < 2:
+        reach = wilds + 2
+        pruned = list(counts)
+        for f, k in enumerate(counts):
+            if not k:
+                continue
+            c, n = f // 13, f % 13 + 1
+            linked = False
+            for c2 in range(4):
+                if c2 != c and counts[c2 * 13 + n - 1]:
+                    linked = True
+                    break
+            for d in range(1, reach):
+                if linked:
+                    break
+                for m in (n - d, n + d):
+                    if ace_high and m > 13:
+                        m -= 13  # 12-13-1: the 1 follows the 13
+                    elif ace_high and m < 1:
+                        m += 13
+                    if 1 <= m <= 13 and counts[c * 13 + m - 1]:
+                        linked = True
+                        break
+            if not linked:
+                pruned[f] = 0
+        counts = tuple(pruned)
+    return _search(counts, wilds, ruleset, objective, ace_high)
+
+
 def counts_of(ctx: TileContext, rack: list[str]) -> tuple[tuple, int]:
     """(face counts tuple of 52, number of wilds) for a rack."""
     counts = [0] * 52
@@ -164,7 +200,7 @@ def best_partition(ctx: TileContext, rack: list[str], objective: str = OBJ_TILES
     Returns a list of slot tuples; leftover wilds are not used (see :func:`absorb_wilds`).
     """
     counts, wilds = counts_of(ctx, rack)
-    _, melds = _search(counts, wilds, ctx.ruleset, objective, ctx.ace_high)
+    _, melds = search(counts, wilds, ctx.ruleset, objective, ctx.ace_high)
     return list(melds)
 
 

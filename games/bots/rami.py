@@ -15,7 +15,7 @@ A turn is one action: ``play`` (the whole new table) or ``draw``.
 from __future__ import annotations
 
 from games.bots.faces import WILD, TileContext, face_str, fitting_faces, read_meld, run_ends
-from games.bots.partition import OBJ_POINTS, OBJ_TILES, _search, counts_of, meld_points, meld_tiles
+from games.bots.partition import OBJ_POINTS, OBJ_TILES, search, counts_of, meld_points, meld_tiles
 
 THRESHOLD = 30
 CTX = TileContext("rami", "J", None, False)
@@ -52,7 +52,7 @@ def initial_melds(rack: list[str]):
     Prefers laying the most tiles; falls back to the most points."""
     for objective in (OBJ_TILES, OBJ_POINTS):
         counts, wilds = counts_of(CTX, rack)
-        melds = list(_search(counts, wilds, "rami", objective, False)[1])
+        melds = list(search(counts, wilds, "rami", objective, False)[1])
         if melds and sum(meld_points("rami", m) for m in melds) >= THRESHOLD:
             return melds
     return None
@@ -65,7 +65,7 @@ def lay(rack: list[str], table: list[list[str]], extend: bool = True, keep_joker
     ``keep_jokers``: leave jokers in the rack unless laying everything goes out.
     """
     counts, wilds = counts_of(CTX, rack)
-    melds = list(_search(counts, wilds, "rami", OBJ_TILES, False)[1])
+    melds = list(search(counts, wilds, "rami", OBJ_TILES, False)[1])
     new_table = [list(m) for m in table]
     left = list(rack)
     for m in melds:

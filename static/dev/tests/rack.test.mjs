@@ -51,6 +51,19 @@ test("a taken discard keeps its slot across snapshots until it leaves", () => {
   assert.equal(rack.taken, null);
 });
 
+test("the taken discard does not land in a gap between two groups", () => {
+  const rack = new Rack({ perRow: 7, rows: 1 });
+  rack.slots = ["R1", "R2", null, "K5", "K6", null, null];
+  rack.reconcile(["R1", "R2", "K5", "K6"], "B9");
+  assert.equal(rack.taken, 6);                   // apart from K5-K6, at the row end
+  const full = new Rack({ perRow: 6, rows: 1 });
+  full.slots = ["R1", "R2", null, "K5", null, "K6"];
+  full.reconcile(["R1", "R2", "K5", "K6"], "B9");
+  assert.equal(full.slots.length, 12);           // no slot apart: a row is added
+  assert.equal(full.taken, 6);
+  assert.deepEqual(full.groups().map((g) => g.tiles), [["R1", "R2"], ["K5"], ["K6"], ["B9"]]);
+});
+
 test("sorting by runs lays each meld with a gap and never across a row", () => {
   const tiles = ["K9", "R3", "B9", "R1", "R2", "Y9", "R6", "B2"];
   const sorted = sortRack("runs", "okey51", tiles, "R6");

@@ -76,7 +76,7 @@ export class Rack {
       return null;
     });
     for (const [t, n] of want) for (let k = 0; k < n; k++) this.#place(t);
-    if (taken && this.taken === null) this.taken = this.#place(taken);
+    if (taken && this.taken === null) this.taken = this.#placeApart(taken);
     for (const i of [...this.faceDown]) if (this.slots[i] === null) this.faceDown.delete(i);
     this.#fitRows();
   }
@@ -86,6 +86,23 @@ export class Rack {
     if (i < 0) { this.#addRow(); i = this.slots.indexOf(null); }
     this.slots[i] = tile;
     return i;
+  }
+
+  // the taken discard goes where it does not join a gap group (a slot with free
+  // neighbours), so the player's proposed melds stay as they are
+  #placeApart(tile) {
+    const free = (i) => i >= 0 && i < this.slots.length && this.slots[i] === null;
+    for (let i = 0; i < this.slots.length; i++) {
+      const col = i % this.perRow;
+      if (free(i) && (col === 0 || free(i - 1)) && (col === this.perRow - 1 || free(i + 1))) {
+        this.slots[i] = tile;
+        return i;
+      }
+    }
+    const start = this.slots.length;
+    this.#addRow();
+    this.slots[start] = tile;
+    return start;
   }
 
   #addRow() { this.slots.push(...new Array(this.perRow).fill(null)); }

@@ -1,5 +1,6 @@
 """Moderation in the Django admin: users (search, suspend, ban, mute, lift; their matches,
 sanctions and reports), chat lines (remove, mute the author) and abuse reports."""
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
@@ -13,6 +14,9 @@ from accounts.player_settings import PlayerSettings
 from games.models import Match
 
 User = get_user_model()
+
+# The admin login goes through allauth's (rate limits, multi-factor stage): accounts.staff_security.
+admin.site.login = secure_admin_login(admin.site.login)
 
 
 def _sanction_apply(kind):

@@ -19,11 +19,6 @@ from tests.moderation.sockets import Socket, online_table, open_socket
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def staff(django_user_model):
-    return django_user_model.objects.create_superuser("mod", "mod@example.com", "pw-mod-1234")
-
-
 def admin_client(staff):
     client = Client()
     client.force_login(staff)

@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "channels",
     "allauth",
     "allauth.account",
+    "allauth.mfa",
     "accounts",
     "games",
     "leaderboards",
@@ -69,6 +70,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "accounts.moderation.SuspensionMiddleware",  # suspended/banned users are logged out with the reason
+    "accounts.staff_security.StaffMFAMiddleware",  # staff need a second factor for /admin/
 ]
 
 ROOT_URLCONF = "okeysite.urls"
@@ -163,6 +165,14 @@ EMAIL_BACKEND = os.environ.get(
     "django.core.mail.backends.console.EmailBackend" if EMBEDDED or DEBUG else "django.core.mail.backends.smtp.EmailBackend",
 )
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "okeysite <noreply@localhost>")
+
+# Staff use allauth's multi-factor authentication (accounts.staff_security); the admin login is
+# allauth's, rate-limited: 5 failed logins a minute per IP, 5 per 5 minutes per account.
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_TOTP_ISSUER = "okeysite"
+ACCOUNT_RATE_LIMITS = {"login_failed": "5/m/ip,5/300s/key"}
+# Rate-limit counters live in the process's memory (each daphne process counts on its own).
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

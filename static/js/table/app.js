@@ -494,6 +494,30 @@ export class TableApp {
     this.render();
   }
 
+  /**
+   * rami: a tap on a table tile. With tiles selected elsewhere (rack or another meld)
+   * they move into this meld before the tapped tile; otherwise the tile is selected.
+   */
+  onMeldTileTap(m, k, ev) {
+    const mine = `meld:${m}:`;
+    if (this.sel.length && this.sel.some((s) => !s.startsWith(mine))) {
+      ev.stopPropagation();
+      if (!this.myTurn) { this.showError(_("Wait for your turn to arrange the table.")); return; }
+      const target = this.rami.melds[m];
+      const before = target.tiles[k];
+      const items = [...this.sel].sort(bySourceDesc).map((s) => this.takeSource(s)).filter(Boolean).reverse();
+      const idx = this.rami.melds.indexOf(target);
+      let at = target.tiles.indexOf(before);
+      for (const it of items) this.rami.insert(idx, at < 0 ? 99 : at++, it);
+      this.rami.prune();
+      this.sel = [];
+      this.rack.save();
+      this.render();
+      return;
+    }
+    this.onTileTap(`meld:${m}:${k}`, ev);
+  }
+
   onNewMeldTap() {
     if (!this.sel.length) return;
     if (!this.myTurn) { this.showError(_("Wait for your turn to arrange the table.")); return; }
@@ -685,7 +709,7 @@ export class TableApp {
           t.dataset.src = src;
           if (x.fromRack) t.classList.add("from-rack");
           if (this.sel.includes(src)) t.classList.add("selected");
-          if (editable) t.addEventListener("click", (ev) => this.onTileTap(src, ev));
+          if (editable) t.addEventListener("click", (ev) => this.onMeldTileTap(i, k, ev));
           return t;
         }),
         info.valid ? h("span", { class: "meld-points" }, String(info.points)) : h("span", { class: "meld-bad", title: _("not a valid meld") }, "✗"));

@@ -152,5 +152,33 @@ with sync_playwright() as p:
           actions(page)[-1:])
 
     check("no page errors", not errors, errors)
+
+    # touch: finger drags through the DevTools protocol on a touch phone
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = ctx.new_page()
+    page.goto(BASE + "?s=play")
+    page.wait_for_selector("#rack .tile")
+    cdp = ctx.new_cdp_session(page)
+
+    def centre(sel):
+        bb = page.locator(sel).bounding_box()
+        return bb["x"] + bb["width"] / 2, bb["y"] + bb["height"] / 2
+
+    def finger_drag(a, b):
+        (x0, y0), (x1, y1) = centre(a), centre(b)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+        page.wait_for_timeout(150)
+        for i in range(1, 16):
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+                {"x": x0 + (x1 - x0) * i / 15, "y": y0 + (y1 - y0) * i / 15}]})
+            page.wait_for_timeout(20)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        page.wait_for_timeout(300)
+
+    last = len(rack_tiles(page)) - 1
+    finger_drag('#rack .tile[data-tile="K2"]', f'#rack .slot[data-slot="{last}"]')
+    check("finger drag moves a tile into a gap", rack_tiles(page)[last] == "K2", rack_tiles(page))
+    finger_drag('#rack .tile[data-tile="B4"]', "#discard-zone")
+    check("finger drag to the discard zone discards", actions(page)[-1:] == [{"type": "discard", "tile": "B4"}], actions(page))
     browser.close()
 sys.exit(1 if failures else 0)

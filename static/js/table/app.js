@@ -859,7 +859,7 @@ export class TableApp {
         if (evt.to === evt.from && !sort) {
           // a quick drag can end on a target before Sortable moved the tile there:
           // fall back to the element the native drop landed on
-          const t = app.lastDrop;
+          const t = app.lastDrop || dropUnder(evt.originalEvent);
           if (t && t !== evt.from && app.root.contains(t)) { drop = t.dataset.drop; index = 99; }
           else drop = null;
         }
@@ -869,6 +869,15 @@ export class TableApp {
     });
     this.sortables.push(s);
   }
+}
+
+/** The drop target under the pointer or finger where a drag ended (touch has no `drop`). */
+function dropUnder(ev) {
+  if (!ev) return null;
+  const p = ev.changedTouches && ev.changedTouches.length ? ev.changedTouches[0] : ev;
+  if (typeof p.clientX !== "number") return null;
+  const el = document.elementFromPoint(p.clientX, p.clientY);
+  return el && el.closest ? el.closest("[data-drop]") : null;
 }
 
 function countOf(list) {

@@ -21,6 +21,16 @@ exactly when ``max(colour count, ceil((S+j)/4)) <= k <= min(S, floor((S+j)/3))``
 Identical copies are interchangeable, so counts are enough; the optimum is then
 rebuilt into melds.
 
+Search: exact branch and bound on the weight lost.  Rack tiles that fit no
+meld of the available tiles are dropped first.  A beam pass (a few best states
+per cell) gives a feasible floor; if it laid everything it is optimal.
+Otherwise passes with a growing budget keep only states that can still end
+within the budget (weight so far + every remaining rack tile >= threshold),
+never looser than the floor; the first pass that ends holds the optimum.
+States are pruned without loss when another state of the same layer dominates
+them (longer open runs, same weight or more), short runs that the next numbers
+cannot feed are dropped, and surplus open runs of 3+ are closed.
+
 Pure Python; the state is packed into one integer.  Up to 3 copies of a tile
 and up to 4 jokers (160-tile set, D-1).
 """
@@ -34,8 +44,10 @@ from games.engine.tiles import COLOURS, JOKER, parse_face, split_wild
 
 OBJECTIVES = ("tiles", "value")
 _TRACE = False  # print the states per cell (profiling)
-MAX_JOKERS = 7  # three bits in the state; the sets have 2 or 4
-_BEAM = 32  # states kept per cell by the heuristic first pass
+MAX_JOKERS = 4  # the 160-tile set's four (D-1); the state fields assume it
+MAX_COPIES = 3
+_DIRECT_GAP = 3  # lost units from which the pass goes straight to the beam's floor
+_BEAM = 16  # states kept per cell by the heuristic first pass
 _BIG = 1 << 16  # weight of the first objective; the second stays below it
 
 # State layout (one int): bits 0-2 jokers used, 3-4 max group copies of one
@@ -151,7 +163,8 @@ def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
 
     Raises:
         NoSolution: the table's tiles cannot all be in valid melds.
-        ValueError: unknown objective, more than 7 jokers; ``BadTile``.
+        ValueError: unknown objective, more than 4 jokers or 3 copies of a
+            tile (table and rack together); ``BadTile`` for a bad tile.
     """
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r}")
@@ -164,6 +177,8 @@ def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
     total_jokers = jt + jr
     if total_jokers > MAX_JOKERS:
         raise ValueError("too many jokers")
+    if max(t + r for t, r in zip(table_counts, rack_counts)) > MAX_COPIES:
+        raise ValueError("more than three copies of a tile")
     if objective == "tiles":
         w_joker, w_num = _BIG, [_BIG + n for n in range(14)]
     else:
@@ -190,13 +205,18 @@ def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
     floor = guess[2] if guess is not None else None
     units = 0
     found = guess if floor == w_max else None  # the beam laid everything: optimal
+    # Far below everything laid, budgets would take many passes: try the beam at once.
+    direct = floor is not None and w_max - floor >= _DIRECT_GAP * unit
     while found is None:
         budget = units * unit + slack
         threshold = w_max - budget if budget < w_max else None
-        if floor is not None and (threshold is None or threshold <= floor):
-            threshold = floor
+        last = floor is not None and (threshold is None or threshold <= floor + 1 or direct)
+        if last:
+            threshold = floor + 1  # only strictly better than the beam
         found = _search(*args, threshold)
-        if found is not None or threshold is None or threshold == floor:
+        if last and found is None:
+            found = guess  # nothing beats the beam: it is optimal
+        if found is not None or threshold is None:
             break
         units = units * 2 if units else 1
     if found is None:
@@ -302,7 +322,8 @@ def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, rest, t
                         nxt[nk] = nw
                         back[nk] = (key, plan)
             if beam is not None and len(nxt) > beam:
-                nxt = dict(heapq.nlargest(beam, nxt.items(), key=itemgetter(1)))
+                # Rank by the rack weight laid: a joker used early is no gain yet.
+                nxt = dict(heapq.nlargest(beam, nxt.items(), key=_beam_rank(w_joker)))
             elif len(nxt) > _PRUNE_FROM:
                 nxt = _undominated(nxt)
             layer = nxt
@@ -343,6 +364,23 @@ def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, rest, t
     if best_key is None:
         return None
     return best_key, history, best_w
+
+
+def _beam_rank(w_joker):
+    """Beam order: rack weight laid (a joker used early is no gain yet), then
+    flexibility: jokers kept, open runs of 3+, few short runs to feed."""
+    flex = _FLEX
+
+    def rank(kw):
+        key, w = kw
+        used = key & 7
+        return ((w - used * w_joker) << 7) - (used << 2) + flex[(key >> 9) & 511] \
+            + flex[(key >> 18) & 511] + flex[(key >> 27) & 511] + flex[key >> 36]
+    return rank
+
+
+# Flexibility of one colour's open runs: + runs of 3+, - runs still to feed.
+_FLEX = [(cs >> 6) - 2 * (cs & 7) - ((cs >> 3) & 7) for cs in range(512)]
 
 
 def _undominated(layer):

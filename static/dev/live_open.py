@@ -59,6 +59,10 @@ try:
         page.on("pageerror", lambda e: errors.append(str(e)))
         name = f"op{int(time.time()) % 100000}"
         register(page, base, name)
+        if os.environ.get("LIVE_LANG"):       # e.g. LIVE_LANG=fr to look at a translated table
+            page.goto(base + "/")
+            page.select_option("#lang-select", os.environ["LIVE_LANG"])
+            page.wait_for_load_state("networkidle")
         tid = shell("from django.contrib.auth import get_user_model; from games import services; "
                     f"u = get_user_model().objects.get(username='{name}'); "
                     "print(services.create_table(u, ruleset='okey51', mode='solo', move_time=120).pk)").split()[-1]
@@ -85,7 +89,7 @@ try:
             page.click(f'#rack .slot[data-slot="{23 + k}"]')
         page.click('#rack .tile.taken')
         page.click(f'#rack .slot[data-slot="{after}"]')
-        page.screenshot(path=str(shots / "open-arranged.png"), full_page=True)
+        page.screenshot(path=str(shots / f"open-arranged{os.environ.get('LIVE_LANG', '')}.png"), full_page=True)
         print("info:", page.inner_text("#opening-info"))
         page.click("#open-btn")
         page.wait_for_timeout(1000)
@@ -111,7 +115,7 @@ try:
         page.click("#discard-btn")
         page.wait_for_timeout(800)
         check("discard ends the turn", page.locator("#turn-status.my-turn").count() == 0, page.inner_text("#error-box"))
-        page.screenshot(path=str(shots / "open-after.png"), full_page=True)
+        page.screenshot(path=str(shots / f"open-after{os.environ.get('LIVE_LANG', '')}.png"), full_page=True)
         check("no page errors", not errors, errors)
         browser.close()
 finally:

@@ -553,6 +553,8 @@ export class TableApp {
   // ---------------------------------------------------------------- rendering
   render() {
     if (!this.view) return;
+    // a snapshot arriving mid-drag would destroy the dragged tile's list: wait for the drop
+    if (this.dragging) { this.renderLater = true; return; }
     for (const s of this.sortables) s.destroy();
     this.sortables = [];
     this.renderStatus();
@@ -847,6 +849,7 @@ export class TableApp {
       fallbackTolerance: 4,
       ghostClass: "ghost",
       chosenClass: "chosen",
+      onStart() { app.dragging = true; },
       onMove(evt) {
         // a face-down tile moves only within the rack (RULES.md §6)
         if (evt.dragged.classList.contains("face-down") && !(evt.to.dataset.drop || "").startsWith("slot:")) return false;
@@ -864,7 +867,12 @@ export class TableApp {
           else drop = null;
         }
         app.lastDrop = null;
-        setTimeout(() => { if (src && drop) app.onDrop(src, drop, index); app.render(); }, 0);
+        setTimeout(() => {
+          app.dragging = false;
+          app.renderLater = false;
+          if (src && drop) app.onDrop(src, drop, index);
+          app.render();
+        }, 0);
       },
     });
     this.sortables.push(s);

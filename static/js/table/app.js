@@ -554,7 +554,7 @@ export class TableApp {
   render() {
     if (!this.view) return;
     // a snapshot arriving mid-drag would destroy the dragged tile's list: wait for the drop
-    if (this.dragging) { this.renderLater = true; return; }
+    if (this.dragging && Date.now() - this.dragging < 10000) { this.renderLater = true; return; }
     for (const s of this.sortables) s.destroy();
     this.sortables = [];
     this.renderStatus();
@@ -849,7 +849,7 @@ export class TableApp {
       fallbackTolerance: 4,
       ghostClass: "ghost",
       chosenClass: "chosen",
-      onStart() { app.dragging = true; },
+      onStart() { app.dragging = Date.now(); },
       onMove(evt) {
         // a face-down tile moves only within the rack (RULES.md §6)
         if (evt.dragged.classList.contains("face-down") && !(evt.to.dataset.drop || "").startsWith("slot:")) return false;
@@ -868,7 +868,7 @@ export class TableApp {
         }
         app.lastDrop = null;
         setTimeout(() => {
-          app.dragging = false;
+          app.dragging = 0;
           app.renderLater = false;
           if (src && drop) app.onDrop(src, drop, index);
           app.render();

@@ -286,38 +286,45 @@ def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, rest, t
             after = rest[cell + 1]
             next1 = avail[cell + 4] if n < 13 else 0
             next2 = avail[cell + 8] if n < 12 else 0
+            top = r_max * weight
+            bounded = threshold is not None
             nxt: dict = {}
             back: dict = {}
+            get = nxt.get
+            local: dict = {}  # (colour state, jokers free) -> this cell's options
             for key, w in layer.items():
-                cs = (key >> shift) & 511
                 misc = key & 511
-                used = misc & 7
-                jl = total_jokers - used
-                if threshold is None:
-                    need = -1
-                else:
+                jl = total_jokers - (misc & 7)
+                if bounded:
                     need = threshold - (w + after + jl * w_joker)
-                    if need > r_max * weight:
+                    if need > top:
                         continue
-                ck = (cs, t, r_max, n, jl, next1, next2)
-                opts = cache.get(ck)
+                else:
+                    need = -1
+                cs = (key >> shift) & 511
+                lk = cs | jl << 9
+                opts = local.get(lk)
                 if opts is None:
-                    opts = sorted((
-                        (r, cs2, g, dj, plan)
-                        for (cs2, g, dj), (r, plan) in _cell_options(
-                            cs & 7, (cs >> 3) & 7, cs >> 6, t, r_max, n, jl, next1, next2).items()
-                    ), key=itemgetter(0), reverse=True)
-                    cache[ck] = opts
-                s_g = misc >> 5
-                mg = (misc >> 3) & 3
+                    ck = (cs, t, r_max, n, jl, next1, next2)
+                    found = cache.get(ck)
+                    if found is None:
+                        found = cache[ck] = sorted((
+                            (r, cs2, g, dj, plan)
+                            for (cs2, g, dj), (r, plan) in _cell_options(
+                                cs & 7, (cs >> 3) & 7, cs >> 6, t, r_max, n, jl, next1, next2).items()
+                        ), key=itemgetter(0), reverse=True)
+                    opts = local[lk] = [
+                        (r * weight, cs2 << shift, g << 3 | dj, r * weight + dj * w_joker, plan)
+                        for r, cs2, g, dj, plan in found
+                    ]
                 base = key & clear
-                for r, cs2, g, dj, plan in opts:
-                    rw = r * weight
+                mb = misc << 5
+                for rw, part, gd, add, plan in opts:
                     if rw < need:
                         break  # options come most rack copies first
-                    nk = base | (cs2 << shift) | ((s_g + g) << 5) | ((mg if mg > g else g) << 3) | (used + dj)
-                    nw = w + rw + dj * w_joker
-                    old = nxt.get(nk)
+                    nk = base | part | _MISC_NEXT[mb | gd]
+                    nw = w + add
+                    old = get(nk)
                     if old is None or old < nw:
                         nxt[nk] = nw
                         back[nk] = (key, plan)
@@ -415,7 +422,16 @@ _UPGRADES = {
     0: (), 1: (64 - 8,), 2: (8 - 1, 64 - 1), 3: (8 - 1, 64 - 1, 64 - 8),
     4: (64,), 5: (64, 64 - 8), 6: (64, 8 - 1, 64 - 1), 7: (64, 8 - 1, 64 - 1, 64 - 8),
 }
-_PRUNE_FROM = 48  # layer size from which dominance is checked
+_PRUNE_FROM = 128  # layer size from which dominance is checked
+
+# The misc bits after a cell: index misc << 5 | groups copies << 3 | jokers used.
+_MISC_NEXT = [0] * (512 << 5)
+for _misc in range(512):
+    for _g in range(4):
+        for _dj in range(8):
+            _s, _mg, _u = _misc >> 5, (_misc >> 3) & 3, _misc & 7
+            if _s + _g < 16 and _u + _dj < 8:
+                _MISC_NEXT[_misc << 5 | _g << 3 | _dj] = (_s + _g) << 5 | max(_mg, _g) << 3 | (_u + _dj)
 
 _OPTIONS: dict = {}  # (colour state, table copies, rack copies, number, jokers free) -> options
 

@@ -199,3 +199,17 @@ def test_a_finished_online_match_is_rated_by_the_services_hook(alice, bob):
     assert sorted(changes.values_list("user__username", "abandoned", "place")) == [
         ("alice", True, 1), ("bob", True, 1)]
     assert SoloRecord.objects.count() == 0
+
+
+def test_the_recompute_command_rebuilds_the_ratings(alice, bob):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    record_result(finished_match([alice, bob, None, None], [10, 20, 30, 40]))
+    before = state()
+    Rating.objects.update(mu=1.0, sigma=1.0)  # damaged
+    out = StringIO()
+    call_command("recompute_ratings", "okey51", stdout=out)
+    assert "okey51: 1 rated matches" in out.getvalue()
+    assert state() == before

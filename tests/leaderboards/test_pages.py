@@ -138,3 +138,10 @@ def test_settings_save_the_display_name_language_and_defaults(client, alice, bob
                                  "default_bot_level": "normal"})
     assert response.status_code == 200
     assert PlayerSettings.objects.get(user=alice).display_name == "Ali Okey"
+
+
+@pytest.mark.parametrize("language, text", [("tr", "Geçici oyuncular"), ("fr", "Joueurs provisoires"),
+                                            ("es", "Jugadores provisionales"), ("en", "Provisional players")])
+def test_the_leaderboard_speaks_the_chosen_language(client, settings, language, text):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    assert text in client.get(reverse("leaderboard", args=["rami"])).content.decode()

@@ -422,7 +422,7 @@ _UPGRADES = {
     0: (), 1: (64 - 8,), 2: (8 - 1, 64 - 1), 3: (8 - 1, 64 - 1, 64 - 8),
     4: (64,), 5: (64, 64 - 8), 6: (64, 8 - 1, 64 - 1), 7: (64, 8 - 1, 64 - 1, 64 - 8),
 }
-_PRUNE_FROM = 128  # layer size from which dominance is checked
+_PRUNE_FROM = 1000  # layer size from which dominance is checked
 
 # The misc bits after a cell: index misc << 5 | groups copies << 3 | jokers used.
 _MISC_NEXT = [0] * (512 << 5)

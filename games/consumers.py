@@ -262,6 +262,11 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=_dumps({"type": "tables", "tables": tables}))
 
     async def receive(self, text_data=None, bytes_data=None):
+        # At most one client-requested refresh per second: the list is pushed on changes anyway.
+        now = time.monotonic()
+        if now - getattr(self, "last_sync", 0.0) < 1.0:
+            return
+        self.last_sync = now
         await self.send_tables()
 
     async def lobby_update(self, event):

@@ -11,6 +11,7 @@ from itertools import combinations
 from hypothesis import given, settings, strategies as st
 
 from games.bots.solver_okey import best_melds, best_pairs
+from games.engine.api import meld_info
 from games.engine.melds import classify
 from games.engine.tiles import COLOURS, okey_of
 
@@ -122,6 +123,7 @@ def _check_melds(rack, ruleset, indicator, objective):
         meld = classify(m, ruleset, indicator)
         assert meld is not None and meld.type in ("run", "group"), m
         assert list(meld.tiles) == m, "runs are written lowest first"
+        assert meld_info(ruleset, m, indicator) == {"valid": True, "type": meld.type, "points": meld.points}
         total += meld.points
     assert total == points
     key = (points, tiles) if objective == "points" else (tiles, points)
@@ -146,6 +148,7 @@ def test_best_pairs_matches_brute_force(case, ruleset, objective):
     for p in pairs:
         meld = classify(p, ruleset, indicator)
         assert meld is not None and meld.type == "pair", p
+        assert meld_info(ruleset, p, indicator) == {"valid": True, "type": "pair", "points": meld.points}
         points += meld.points
     key = (len(pairs), points) if objective == "pairs" else (points, len(pairs))
     assert key == brute_pairs(rack, ruleset, indicator, objective)

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from games.bots.solver_rami import NoSolution, solve
+from games.engine.api import meld_info
 from games.engine.melds import classify
 from games.engine.tiles import COLOURS
 
@@ -130,6 +131,7 @@ def _check(table, rack, objective):
         found = classify(meld, "rami")
         assert found is not None and found.type in ("run", "group"), meld
         assert list(found.tiles) == meld
+        assert meld_info("rami", meld)["valid"]
     key = (tiles, value) if objective == "tiles" else (value, tiles)
     assert key == brute(table, rack, objective)
 

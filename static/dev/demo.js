@@ -72,7 +72,10 @@ class FakeSocket {
     this.readyState = 0;
     this.view = scenarios[scenario]();
     this.version = this.view.version || 1;
-    setTimeout(() => { this.readyState = 1; this.onopen?.(); this.push(); }, 10);
+    setTimeout(() => {
+      this.readyState = 1; this.onopen?.(); this.push();
+      this.emit({ type: "chat_history", lines: [{ id: 1, user: "mehmet", name: "mehmet_the_long_named", text: "iyi oyunlar!", at: NOW - 60000 }] });
+    }, 10);
   }
   push() { this.view.version = this.version; this.emit({ type: "snapshot", version: this.version, view: structuredClone(this.view) }); }
   emit(frame) { log("<- " + JSON.stringify(frame).slice(0, 300)); this.onmessage?.({ data: JSON.stringify(frame) }); }
@@ -81,6 +84,11 @@ class FakeSocket {
     const f = JSON.parse(text);
     log("-> " + text);
     if (f.type === "sync") return this.push();
+    if (f.type === "chat") {
+      if (f.text.length > 300) return this.emit({ type: "error", code: "too_long", message: "Too long (demo)" });
+      return this.emit({ type: "chat", id: Date.now(), user: "ayse", name: "ayse", text: f.text, at: Date.now() });
+    }
+    if (f.type === "report") return this.emit({ type: "reported" });
     if (f.type !== "action") return;
     const err = this.apply(f.action);
     if (err) return this.emit({ type: "error", id: f.id, code: err, message: `Refused (demo): ${err}` });

@@ -151,6 +151,20 @@ with sync_playwright() as p:
     check("then a tap on a meld adds the wild with its place", actions(page)[-1:] == [{"type": "add", "meld": 1, "tile": "R6=B13"}],
           actions(page)[-1:])
 
+    # chat: history on connect, send a line, report a player
+    page.goto(BASE + "?s=waiting")
+    page.wait_for_selector("#chat-lines li", state="attached")
+    page.click("#chat summary")
+    page.fill("#chat-input", "bonne chance")
+    page.press("#chat-input", "Enter")
+    page.wait_for_selector("#chat-lines li.mine")
+    check("own chat line shown", "bonne chance" in page.inner_text("#chat-lines"))
+    page.once("dialog", lambda d: d.accept("insults"))
+    page.click("#chat-lines li:not(.mine) .report-line")
+    page.wait_for_timeout(100)
+    check("report sent with the player's username", sent(page)[-1] == {"type": "report", "user": "mehmet", "reason": "insults"}, sent(page)[-1])
+    check("report acknowledged", "admins" in page.inner_text("#chat-status"))
+
     check("no page errors", not errors, errors)
 
     # touch: finger drags through the DevTools protocol on a touch phone

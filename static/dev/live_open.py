@@ -116,6 +116,12 @@ try:
         page.wait_for_timeout(800)
         check("discard ends the turn", page.locator("#turn-status.my-turn").count() == 0, page.inner_text("#error-box"))
         page.screenshot(path=str(shots / f"open-after{os.environ.get('LIVE_LANG', '')}.png"), full_page=True)
+        page.click("#chat summary")
+        page.fill("#chat-input", "iyi oyunlar")
+        page.press("#chat-input", "Enter")
+        page.wait_for_timeout(800)
+        check("chat line comes back from the server", "iyi oyunlar" in page.inner_text("#chat-lines"),
+              page.inner_text("#chat-status"))
         check("no page errors", not errors, errors)
         browser.close()
 finally:

@@ -8,6 +8,7 @@ import { analyse, addFit, swapFits } from "./melds.js";
 import { isWild } from "./tiles.js";
 import { RamiTable } from "./rami.js";
 import { TableSocket, socketUrl } from "./socket.js";
+import { TableChat } from "./chat.js";
 
 const FINISHED = new Set(["finished", "over", "done", "ended", "complete", "completed"]);
 const DOUBLE_TAP_MS = 350;
@@ -52,6 +53,7 @@ export class TableApp {
       this.lastDrop = ev.target && ev.target.closest ? ev.target.closest("[data-drop]") : null;
     }, true);
     this.clockTimer = setInterval(() => this.renderClock(), 250);
+    this.chat = new TableChat(this.root, (f) => this.socket.send(f), this.config.username || root.dataset.username || null);
     const url = this.config.ws_url || socketUrl(this.config.ws_path || `/ws/table/${this.tableId}/`);
     this.socket = new TableSocket({
       url, factory: socketFactory,
@@ -134,11 +136,13 @@ export class TableApp {
 
   // ---------------------------------------------------------------- frames
   onConnState(state) {
-    this.el.conn.textContent = state === "open" ? "" : state === "connecting" ? _("Connecting…") : _("Connection lost, reconnecting…");
+    this.el.conn.textContent = state === "open" ? "" : state === "connecting" ? _("Connecting…")
+      : state === "refused" ? _("You cannot play at this table now.") : _("Connection lost, reconnecting…");
     this.el.conn.classList.toggle("bad", state !== "open");
   }
 
   onFrame(f) {
+    if (this.chat && this.chat.receive(f)) return;
     if (f.type === "snapshot") this.onSnapshot(f.view || {});
     else if (f.type === "ack") this.onAck(f);
     else if (f.type === "error") {

@@ -32,8 +32,10 @@ export class TableSocket {
       try { frame = JSON.parse(ev.data); } catch (_e) { return; }
       this.receive(frame);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (this.ws !== ws) return;
+      // 4401/4403/4404: not logged in, suspended, no such table — retrying will not help
+      if (ev && [4401, 4403, 4404].includes(ev.code)) { this.closed = true; this.onState("refused"); return; }
       this.onState("closed");
       if (this.closed) return;
       // backoff: 0.5 s, 1 s, 2 s ... capped at 15 s; the server sends a snapshot on connect

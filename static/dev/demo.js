@@ -92,6 +92,7 @@ class FakeSocket {
     if (f.type !== "action") return;
     const err = this.apply(f.action);
     if (err) return this.emit({ type: "error", id: f.id, code: err, message: `Refused (demo): ${err}` });
+    this.view.last_action = { seat: 0, type: f.action.type };
     this.version += 1;
     this.emit({ type: "ack", id: f.id, version: this.version });
     this.push();
@@ -126,7 +127,10 @@ class FakeSocket {
       if (!this.take([a.tile])) return "tile_not_in_rack";
       v.discards[v.seat].push(a.tile);
       v.turn = 1; v.phase = "draw"; v.deadline = Date.now() + 30000;
-      setTimeout(() => { v.turn = 0; v.discards[3].push("B6"); this.version += 1; this.push(); }, 1500);
+      setTimeout(() => {
+        v.turn = 0; v.discards[3].push("B6"); v.last_action = { seat: 3, type: "discard", tile: "B6" };
+        this.version += 1; this.push();
+      }, 1500);
       return null;
     }
     if (a.type === "open" || a.type === "meld") {

@@ -9,13 +9,21 @@ class MemoryStorage {
   setItem(k, v) { this.data.set(k, String(v)); }
 }
 
-test("reconcile keeps the player's slots, removes gone tiles, fills new ones first-free", () => {
+test("reconcile keeps the player's slots, removes gone tiles, puts new ones apart from groups", () => {
   const rack = new Rack({ perRow: 5, rows: 2 });
-  rack.reconcile(["R1", "R2", "R3"]);
-  assert.deepEqual(rack.slots, ["R1", "R2", "R3", null, null, null, null, null, null, null]);
+  rack.slots = ["R1", "R2", "R3", null, null, null, null, null, null, null];
   rack.move(0, 7);            // R1 into a gap on the second row
   rack.reconcile(["R1", "R3", "K9", "K9"]);   // R2 discarded, two K9 arrived
-  assert.deepEqual(rack.slots, ["K9", "K9", "R3", null, null, null, null, "R1", null, null]);
+  // slot 0 is free with a free neighbour; slot 1 touches R3; slot 4 is apart (row end)
+  assert.deepEqual(rack.slots, ["K9", null, "R3", null, "K9", null, null, "R1", null, null]);
+  assert.deepEqual(rack.fresh, [0, 4]);
+});
+
+test("with no slot apart a new tile takes the first free slot", () => {
+  const rack = new Rack({ perRow: 4, rows: 1 });
+  rack.slots = ["R1", null, "R3", "R4"];
+  rack.reconcile(["R1", "R3", "R4", "B9"]);
+  assert.deepEqual(rack.slots, ["R1", "B9", "R3", "R4"]);
 });
 
 test("groups are split by gaps and by the row end", () => {
@@ -28,11 +36,12 @@ test("groups are split by gaps and by the row end", () => {
 test("the arrangement survives a reload through storage and grows a row when full", () => {
   const storage = new MemoryStorage();
   const a = new Rack({ perRow: 3, rows: 1, storage, key: "t1:r0:s0" });
-  a.reconcile(["R1", "R2"]);
+  a.slots = ["R1", "R2", null];
   a.move(0, 2);
   a.save();
   const b = new Rack({ perRow: 3, rows: 1, storage });
   assert.equal(b.load("t1:r0:s0"), true);
+  assert.deepEqual(b.slots, [null, "R2", "R1"]);
   b.reconcile(["R1", "R2", "Y7", "Y8"]);
   assert.deepEqual(b.slots, ["Y7", "R2", "R1", "Y8", null, null]);
   assert.equal(new Rack({ storage }).load("other"), false);
@@ -40,6 +49,7 @@ test("the arrangement survives a reload through storage and grows a row when ful
 
 test("a taken discard keeps its slot across snapshots until it leaves", () => {
   const rack = new Rack({ perRow: 4, rows: 1 });
+  rack.slots = ["B5", "B6", null, null];
   rack.reconcile(["B5", "B6"], "B7");
   assert.equal(rack.slots[rack.taken], "B7");
   rack.move(rack.taken, 3);

@@ -85,6 +85,7 @@ export class TableApp {
       E.turn = h("div", { id: "turn-status", "aria-live": "polite" }, _("Connecting…")),
       E.clock = h("div", { id: "clock", "aria-label": _("Move clock") }, ""),
       E.round = h("div", { id: "round-info", class: "round-info" }),
+      E.last = h("div", { id: "last-action", class: "last-action" }),
       E.conn = h("div", { id: "conn-state", class: "conn" }));
     E.opponents = h("div", { id: "opponents", class: "opponents" });
     E.pile = h("button", { id: "pile", type: "button", class: "pile", title: _("Draw a tile from the pile"),
@@ -178,6 +179,10 @@ export class TableApp {
     const before = this.rack.tiles().length;
     this.reconcile();
     const arrived = this.rack.tiles().length > before;
+    // mark a drawn tile until the player touches the rack (not the whole deal)
+    if (arrived && prev && (prev.rack || []).length) this.freshSlots = new Set(this.rack.fresh);
+    else if (!arrived) this.freshSlots = this.freshSlots || new Set();
+    else this.freshSlots = new Set();
     // a fresh rack starts sorted (never re-sorted later, unless the table is assisted
     // and the player has not moved a tile by hand since the last sort)
     const autoSort = !this.sortedOnce || (this.assisted && !this.manualMoved && arrived);
@@ -449,6 +454,7 @@ export class TableApp {
   // ---------------------------------------------------------------- clicks and drops
   onTileTap(src, ev) {
     ev.stopPropagation();
+    this.freshSlots = new Set();
     const now = Date.now();
     const dbl = this.lastTap.key === src && now - this.lastTap.at < DOUBLE_TAP_MS;
     this.lastTap = { key: src, at: now };
@@ -537,6 +543,7 @@ export class TableApp {
 
   /** A drag ended: `src` is the tile's source, `drop` the target's data-drop, `index` its place. */
   onDrop(src, drop, index) {
+    this.freshSlots = new Set();
     if (!drop) return;
     if (drop.startsWith("slot:")) {
       const to = Number(drop.slice(5));
@@ -591,6 +598,26 @@ export class TableApp {
     const rounds = v.rounds ? fmt(_("Round %(n)s of %(total)s"), { n: (v.round_index ?? 0) + 1, total: v.rounds })
       : fmt(_("Round %(n)s"), { n: (v.round_index ?? 0) + 1 });
     E.round.textContent = rounds;
+    E.last.textContent = this.lastActionText();
+  }
+
+  /** One line about the last accepted action (view.last_action, public part only). */
+  lastActionText() {
+    const a = this.view.last_action;
+    if (!a || a.seat === undefined || a.seat === null) return "";
+    const who = a.seat === this.view.seat ? _("You") : playerName(this.view, a.seat);
+    const texts = {
+      draw: _("%(who)s drew a tile"),
+      take_discard: _("%(who)s took the discard"),
+      open: _("%(who)s opened"),
+      meld: _("%(who)s laid a meld"),
+      add: _("%(who)s added a tile"),
+      swap: _("%(who)s swapped a wild"),
+      discard: _("%(who)s discarded"),
+      play: _("%(who)s played on the table"),
+    };
+    const t = texts[a.type];
+    return t ? fmt(t, { who }) : "";
   }
 
   /** The move clock counts down to view.deadline (epoch ms); a computer's short delay
@@ -750,6 +777,7 @@ export class TableApp {
         el.dataset.src = src;
         if (this.sel.includes(src)) el.classList.add("selected");
         if (i === this.rack.taken) el.classList.add("taken");
+        if (this.freshSlots && this.freshSlots.has(i)) el.classList.add("fresh");
         if (penalties.get(t) > 0 && !this.rack.faceDown.has(i)) { el.classList.add("penalty"); el.title += ` — ${_("discarding it costs a penalty")}`; }
         el.addEventListener("click", (ev) => this.onTileTap(src, ev));
         slot.append(el);

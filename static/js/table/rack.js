@@ -1,7 +1,8 @@
 // The player's rack: rows of slots holding tiles with gaps (RULES.md §6).
 // The arrangement is the player's: it is kept in localStorage per table, round
 // and seat, and reconciled with the server's rack on every snapshot (new tiles
-// go to the first free slot, tiles gone are removed). Nothing else moves tiles.
+// go to the first free slot apart from the gap groups, tiles gone are removed).
+// Nothing else moves tiles.
 
 export const PER_ROW = 13;
 
@@ -21,6 +22,7 @@ export class Rack {
     this.slots = new Array(perRow * rows).fill(null);
     this.faceDown = new Set();   // slot indexes of face-down tiles (okey17)
     this.taken = null;           // slot index of a taken discard not yet placed on the table
+    this.fresh = [];
   }
 
   /** Load a saved arrangement for `key` (returns true when one existed). */
@@ -75,7 +77,8 @@ export class Rack {
       this.faceDown.delete(i);
       return null;
     });
-    for (const [t, n] of want) for (let k = 0; k < n; k++) this.#place(t);
+    this.fresh = [];             // slots of tiles that arrived with this snapshot
+    for (const [t, n] of want) for (let k = 0; k < n; k++) this.fresh.push(this.#placeApart(t, false));
     if (taken && this.taken === null) this.taken = this.#placeApart(taken);
     for (const i of [...this.faceDown]) if (this.slots[i] === null) this.faceDown.delete(i);
     this.#fitRows();
@@ -88,9 +91,10 @@ export class Rack {
     return i;
   }
 
-  // the taken discard goes where it does not join a gap group (a slot with free
-  // neighbours), so the player's proposed melds stay as they are
-  #placeApart(tile) {
+  // A new tile goes to the first free slot that does not touch a gap group (both
+  // neighbours free or a row end), so the player's proposed melds stay as they are.
+  // Without such a slot: the first free slot, or (newRow, the taken discard) a new row.
+  #placeApart(tile, newRow = true) {
     const free = (i) => i >= 0 && i < this.slots.length && this.slots[i] === null;
     for (let i = 0; i < this.slots.length; i++) {
       const col = i % this.perRow;
@@ -99,6 +103,7 @@ export class Rack {
         return i;
       }
     }
+    if (!newRow && this.slots.includes(null)) return this.#place(tile);
     const start = this.slots.length;
     this.#addRow();
     this.slots[start] = tile;

@@ -90,6 +90,13 @@ def _meld_points(ruleset: str, kind: str, numbers: list[int]) -> int:
     return top + len(numbers) - 3
 
 
+# Longer runs are never needed: a run of 6+ splits into two runs of 3+ with the
+# same tiles and as many points in okey51 (sums); in okey17 a run a..b of 7+
+# split after a+3 loses nothing (the points change by a+3-4 >= 0), while 1..6
+# (8 points) beats 1..3 + 4..6 (7).  Each half keeps a real tile (<= 2 wilds).
+_LONGEST_RUN = {"okey51": 5, "okey17": 6}
+
+
 def _candidate_melds(ruleset: str, counts: list[int], wilds: int, first: int):
     """Every meld containing the real face ``first`` that the remaining tiles allow.
 
@@ -100,13 +107,14 @@ def _candidate_melds(ruleset: str, counts: list[int], wilds: int, first: int):
     number += 1
     # Runs: positions 1..13, plus 14 standing for a 1 after 13 in okey51.
     top = 14 if ruleset == "okey51" else 13
+    longest = _LONGEST_RUN[ruleset]
     own_positions = [number] + ([14] if ruleset == "okey51" and number == 1 else [])
     for own in own_positions:
-        for low in range(max(1, own - 12), own + 1):
+        for low in range(max(1, own - longest + 1), own + 1):
             if own == 14 and low == 1:
                 continue
             for high in range(max(own, low + 2), top + 1):
-                if high - low + 1 > 13 or (low == 1 and high == 14):
+                if high - low + 1 > longest or (low == 1 and high == 14):
                     break
                 others = [p for p in range(low, high + 1) if p != own]
                 yield from _fill(ruleset, "run", colour, number, own, low, high, others, counts, wilds)
@@ -177,20 +185,22 @@ def _search(ruleset: str, objective: str, counts: list[int], wilds: int):
     """Best (key, melds) over all partitions; key orders (points, tiles) or (tiles, points)."""
     memo: dict = {}
 
-    def best(state: tuple, wild_left: int):
+    def best(state: bytes, wild_left: int):
         key = (state, wild_left)
-        if key in memo:
-            return memo[key]
-        first = next((i for i, n in enumerate(state) if n), None)
-        if first is None:
+        found = memo.get(key)
+        if found is not None:
+            return found
+        rest_len = len(state.lstrip(b"\0"))
+        if not rest_len:
             memo[key] = ((0, 0), ())
             return memo[key]
-        counts = list(state)
+        first = len(state) - rest_len  # the lowest remaining real tile
+        counts = bytearray(state)
         counts[first] -= 1
         # Leave the tile in the rack.
-        result = best(tuple(counts), wild_left)
+        result = best(bytes(counts), wild_left)
         for slots, reals, used, points in _candidate_melds(ruleset, counts, wild_left, first):
-            rest = list(counts)
+            rest = bytearray(counts)
             ok = True
             # `first` is already taken out; take the other reals out.
             skipped_first = False
@@ -198,22 +208,22 @@ def _search(ruleset: str, objective: str, counts: list[int], wilds: int):
                 if f == first and not skipped_first:
                     skipped_first = True
                     continue
-                rest[f] -= 1
-                if rest[f] < 0:
+                if not rest[f]:
                     ok = False
                     break
+                rest[f] -= 1
             if not ok:
                 continue
-            (a, b), melds = best(tuple(rest), wild_left - used)
+            (a, b), melds = best(bytes(rest), wild_left - used)
             tiles = len(slots)
             gain = (points, tiles) if objective == "points" else (tiles, points)
-            cand = ((a + gain[0], b + gain[1]), (tuple(slots),) + melds)
-            if cand[0] > result[0]:
-                result = cand
+            total = (a + gain[0], b + gain[1])
+            if total > result[0]:
+                result = (total, (tuple(slots),) + melds)
         memo[key] = result
         return result
 
-    return best(tuple(counts), wilds)
+    return best(bytes(counts), wilds)
 
 
 def best_melds(rack: list[str], ruleset: str, indicator: str, objective: str = "points"):

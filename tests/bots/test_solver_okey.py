@@ -183,3 +183,13 @@ def test_two_okeys_pair_as_thirteens_and_false_joker_pairs_with_an_okey():
     assert pairs == [["Y6=Y13", "Y6=Y13"], ["K2", "K2"]]
     pairs = best_pairs(["Y6", "F", "K2", "K2"], "Y5", "okey17")
     assert pairs == [["F", "Y6"], ["K2", "K2"]]
+
+
+def test_long_runs_score_in_full():
+    assert best_melds([f"B{n}" for n in range(1, 14)], "okey51", "R5")[:2] == (91, 13)
+    # okey17: 1..6 is worth 5 + 3 = 8, more than 1-2-3 (2) + 4-5-6 (5).
+    assert best_melds([f"K{n}" for n in range(1, 7)], "okey17", "R5")[:2] == (8, 6)
+    # 1..7 is worth 10, as is 1..4 (4) + 5..7 (6).
+    assert best_melds([f"K{n}" for n in range(1, 8)], "okey17", "R5")[:2] == (10, 7)
+    # 5..13 is worth 12 + 6 = 18; 5-6-7 + 8-9-10 + 11-12-13 = 6 + 9 + 12 = 27.
+    assert best_melds([f"Y{n}" for n in range(5, 14)], "okey17", "R5")[:2] == (27, 9)

@@ -107,7 +107,7 @@ def _lock_game_by_id(game_id):
 
 
 def _seats(table):
-    return list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
+    return list(Seat.objects.filter(table=table).select_related("user", "user__player_settings").order_by("index"))
 
 
 def _bot_seed(round_seed, version, seat):
@@ -654,17 +654,21 @@ def _epoch_ms(dt):
 
 
 def players_info(seats):
-    """Per seat: {"name", "computer" (bot level or None), "connected", "autoplay", "empty"}."""
+    """Per seat: {"name" (display name), "user" (username), "computer" (bot level or None),
+    "connected", "autoplay", "empty"}."""
+    from accounts.player_settings import display_name
+
     out = []
     for seat in seats:
         if seat.user_id:
-            out.append({"name": seat.user.get_username(), "computer": None, "connected": seat.connected,
-                        "autoplay": seat.autoplay, "empty": False})
+            out.append({"name": display_name(seat.user), "user": seat.user.get_username(), "computer": None,
+                        "connected": seat.connected, "autoplay": seat.autoplay, "empty": False})
         elif seat.bot_level:
-            out.append({"name": None, "computer": seat.bot_level, "connected": True, "autoplay": False,
-                        "empty": False})
+            out.append({"name": None, "user": None, "computer": seat.bot_level, "connected": True,
+                        "autoplay": False, "empty": False})
         else:
-            out.append({"name": None, "computer": None, "connected": False, "autoplay": False, "empty": True})
+            out.append({"name": None, "user": None, "computer": None, "connected": False, "autoplay": False,
+                        "empty": True})
     return out
 
 
@@ -720,13 +724,16 @@ def snapshot(table_id, user):
 def open_tables():
     """Open online tables for the lobby: list of dicts {id, ruleset, options, creator,
     move_time, assisted, seats_taken, players}."""
-    tables = Table.objects.filter(status=Table.Status.OPEN, mode=Table.Mode.ONLINE).select_related("creator")
+    from accounts.player_settings import display_name
+
+    tables = Table.objects.filter(status=Table.Status.OPEN, mode=Table.Mode.ONLINE).select_related(
+        "creator", "creator__player_settings")
     out = []
     for table in tables[:100]:
         taken = Seat.objects.filter(table=table, user__isnull=False).count()
         out.append({
             "id": table.pk, "ruleset": table.ruleset, "options": table.options,
-            "creator": table.creator.get_username(), "move_time": table.move_time,
+            "creator": display_name(table.creator), "move_time": table.move_time,
             "assisted": table.assisted, "seats_taken": taken, "players": table.players,
         })
     return out

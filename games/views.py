@@ -132,7 +132,7 @@ def match_page(request, table_id):
     seeds and commitments, and the full move log."""
     table = get_object_or_404(Table, pk=table_id)
     match = get_object_or_404(Match, table=table)
-    seats = list(Seat.objects.filter(table=table).select_related("user"))
+    seats = list(Seat.objects.filter(table=table).select_related("user", "user__player_settings"))
     players = services.players_info(seats)
     rounds = []
     for rnd in match.rounds.all():

@@ -46,6 +46,14 @@ class Client:
                 return frame
         raise AssertionError(f"no {kind} frame")
 
+    async def recv_snapshot_at(self, version):
+        """Receive until the snapshot of `version` (earlier refresh snapshots may be queued)."""
+        for _ in range(20):
+            frame = await self.recv_type("snapshot")
+            if frame["version"] >= version:
+                return frame
+        raise AssertionError(f"no snapshot at version {version}")
+
     async def drain(self):
         """Receive whatever is pending (until a short silence)."""
         while not await self.comm.receive_nothing(timeout=0.3):
@@ -96,7 +104,7 @@ async def test_two_players_at_one_table_see_their_own_seats(alice, bob, session_
     ack = await a.recv_type("ack")
     assert ack == {"type": "ack", "id": "a1", "version": version + 1}
     after_a = await a.recv_type("snapshot")
-    after_b = await b.recv_type("snapshot")
+    after_b = await b.recv_snapshot_at(version + 1)
     assert after_a["version"] == after_b["version"] == version + 1
     assert after_b["view"]["discards"][0] == [tile] and after_b["view"]["turn"] == 1
     await a.close()

@@ -165,6 +165,14 @@ with sync_playwright() as p:
     check("report sent with the player's username", sent(page)[-1] == {"type": "report", "user": "mehmet", "reason": "insults"}, sent(page)[-1])
     check("report acknowledged", "admins" in page.inner_text("#chat-status"))
 
+    # a dropped connection shows a banner, reconnects and resyncs
+    page.goto(BASE + "?s=draw")
+    page.wait_for_selector("#rack .tile")
+    page.evaluate("() => { const ws = window.okeyTable.socket.ws; ws.readyState = 3; ws.onclose({ code: 1006 }); }")
+    check("connection lost banner", "reconnecting" in page.inner_text("#conn-state").lower(), page.inner_text("#conn-state"))
+    page.wait_for_function("document.querySelector('#conn-state').textContent === ''", timeout=5000)
+    check("reconnected with a fresh snapshot", page.locator("#rack .tile").count() == 14)
+
     check("no page errors", not errors, errors)
 
     # touch: finger drags through the DevTools protocol on a touch phone

@@ -664,7 +664,8 @@ export class TableApp {
   seatCard(s) {
     const v = this.view;
     const p = (v.players || [])[s] || {};
-    const label = playerLabel(v, s);
+    const partner = v.options && v.options.teams && v.seat !== null && v.seat !== undefined && s !== v.seat && (s - v.seat) % 2 === 0;
+    const label = partner ? _("partner") : playerLabel(v, s);
     const count = (v.rack_counts || [])[s];
     const pen = (v.penalty || [])[s] || 0;
     const disc = (v.discards || [])[s] || [];

@@ -781,6 +781,12 @@ export class TableApp {
         if (this.freshSlots && this.freshSlots.has(i)) el.classList.add("fresh");
         if (penalties.get(t) > 0 && !this.rack.faceDown.has(i)) { el.classList.add("penalty"); el.title += ` — ${_("discarding it costs a penalty")}`; }
         el.addEventListener("click", (ev) => this.onTileTap(src, ev));
+        el.tabIndex = 0;
+        el.setAttribute("role", "button");
+        el.setAttribute("aria-pressed", this.sel.includes(src) ? "true" : "false");
+        el.addEventListener("keydown", (ev) => {
+          if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); this.onTileTap(src, ev); }
+        });
         slot.append(el);
       }
       const info = badge.get(i);

@@ -112,8 +112,12 @@ class Match(models.Model):
         return f"match of table {self.table_id}"
 
     def round_seed(self, index):
-        """Seed of round `index` (0-based), derived deterministically from the match seed."""
-        return f"{self.seed}:{index}"
+        """Seed of round `index` (0-based): sha256 hex of f"{match seed}:{index}".
+
+        One-way on purpose: a round's seed is revealed when the round ends, and a plain
+        f"{seed}:{index}" would reveal the match seed and so every later deal.
+        """
+        return hashlib.sha256(f"{self.seed}:{index}".encode("utf-8")).hexdigest()
 
 
 class Round(models.Model):

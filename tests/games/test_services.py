@@ -51,7 +51,8 @@ def test_it_creates_a_solo_table_with_three_computers_and_deals(alice):
     assert 29 <= (game.deadline - timezone.now()).total_seconds() <= 30
     rnd = game.round
     assert rnd.commitment == hashlib.sha256(rnd.seed.encode()).hexdigest()
-    assert rnd.seed == f"{game.match.seed}:0"
+    assert rnd.seed == hashlib.sha256(f"{game.match.seed}:0".encode()).hexdigest()
+    assert game.match.seed not in rnd.seed  # revealing a round's seed must not reveal the next deals
     # the deal is reproducible from the seed (verifiable deals)
     assert api.deal("okey51", table.options, rnd.seed, 4, 0) == rnd.initial_position == game.position
 

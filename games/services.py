@@ -585,6 +585,7 @@ def set_connected(user, table_id, connected):
         if seat is None:
             return None
         playing = table.status == Table.Status.PLAYING
+        before = (seat.connected, seat.autoplay)
         if connected:
             seat.connections += 1
             give_back = seat.autoplay
@@ -602,7 +603,8 @@ def set_connected(user, table_id, connected):
             _arm(game, table, seats, _now(), new_turn=False)
             game.save()
             _after_commit_timer(game)
-        _after_commit_broadcast(table.pk, game.version, refresh=True)
+        if (seat.connected, seat.autoplay) != before:  # a second tab changes nothing others see
+            _after_commit_broadcast(table.pk, game.version, refresh=True)
         return seat.index
 
 

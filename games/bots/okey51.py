@@ -5,24 +5,37 @@ One call returns the next action of the seat's turn: draw or take the discard
 (open, swap, meld, add), then the discard.  Each call re-plans from the view.
 
 Levels (``games.bots.LEVELS``):
-- ``easy``: opens with the first melds it sees, never takes a discard, never
-  swaps, adds only to its own melds, and discards carelessly one time in four
+- ``easy``: opens with the melds it sees, never takes a discard, never swaps,
+  adds only to its own melds, and discards carelessly one time in four
   (sometimes a penalty tile);
-- ``normal``: opens as soon as it can (melds, else five pairs), takes a
-  discard that opens or lays, swaps okeys out of opponents' melds, adds
-  anywhere, avoids penalty tiles, keeps useful tiles;
-- ``strong``: as normal, plus: avoids feeding the next player (tiles they can
-  take cost value × 10), prefers keeping an okey to finish with (−1000), opens
-  with pairs when it has six, and holds back melds while the round is young
-  and nobody threatens to finish (others' adds would cost it value × 10).
+- ``normal``: opens as soon as it can (melds reaching the threshold, else five
+  pairs), takes a discard only when it opens with it, lays its melds, adds to
+  any meld (an opponent's first: the owner pays value × 10), avoids penalty
+  tiles and keeps the tiles its best partition uses;
+- ``strong``: as normal, plus: takes a discard whenever it can lay it (new meld
+  or add: the discarder pays value × 10), swaps okeys out of opponents' melds
+  (+100 + value × 10 for them), judges discards by how close the rack stays to
+  more melds (one extra wild in the partition search), plans pairs only with
+  four pairs or more, avoids feeding the next seat (tiles it discarded or
+  passed on are safe), and goes out with an okey when it can (−1000).
+Measured with ``manage.py selfplay`` (see the report in the bots' commit log).
 """
 from __future__ import annotations
 
 from games.bots.faces import WILD, colour_of, fitting_faces, number_of
-from games.bots.okey_plan import (closeness, keep_one, laid_tiles, opening_melds, pair_opening,
+from games.bots.okey_plan import (closeness, potential_loss, keep_one, laid_tiles, opening_melds, pair_opening,
                                   partition, remove, usefulness, value_of, write)
-from games.bots.partition import OBJ_POINTS, OBJ_TILES
+from games.bots.partition import OBJ_POINTS, OBJ_TILES, pairs_of
 from games.bots.seen import Seen, meld_accepts
+
+
+HOLD = False
+"""Strong holds melds back while the round is young (``_hold_back``): measured on
+self-play, it did not pay (others' adds cost less than the tiles caught in the rack)."""
+FEED = True
+"""Strong weighs the risk the next seat takes its discard (``_feed_risk``)."""
+POT = True
+"""Strong keeps near-melds (``okey_plan.potential_loss``)."""
 
 
 def act(seen: Seen, level: str, rng) -> dict:
@@ -60,6 +73,8 @@ def take_plan(seen: Seen, level: str) -> dict | None:
         if pairs is not None:
             return {"type": "open", "melds": write(ctx, pairs)}
         return None
+    if level != "strong":
+        return None
     if seen.opened == "pairs":
         code = ctx.rack_code(tile)
         for t in seen.rack:
@@ -80,7 +95,7 @@ def take_plan(seen: Seen, level: str) -> dict | None:
 
 
 def _pairs_needed(seen: Seen, level: str) -> int:
-    return 6 if level == "strong" else 5
+    return 5
 
 
 # ----------------------------------------------------------------------------- play
@@ -107,7 +122,7 @@ def _play_phase(seen: Seen, level: str, rng) -> dict:
             return {"seat": me, "type": "meld", "tiles": write(ctx, pairs[:1])[0]}
         return _discard(seen, choose_discard(seen, level, rng))
     # opened with melds
-    if level != "easy":
+    if level == "strong":
         swap = _swap(seen)
         if swap is not None:
             return swap
@@ -140,7 +155,7 @@ def _hold_back(seen: Seen, melds) -> bool:
     # lay when someone is close to finishing (rack sum × 5 is at stake) or the pile runs low
     if any(c <= 6 for s, c in enumerate(counts) if s != seen.seat) or pile < 20:
         return False
-    return False
+    return HOLD
 
 
 def _swap(seen: Seen) -> dict | None:
@@ -201,6 +216,11 @@ def choose_discard(seen: Seen, level: str, rng) -> str:
     near = closeness(seen, rack)
     from collections import Counter
     dup = Counter(rack)
+    pot = {}
+    pairs_plan = True
+    if level == "strong" and POT:
+        pot = potential_loss(seen, rack, objective)
+        pairs_plan = opened == "pairs" or len(pairs_of(seen.ctx, rack)) >= 4
     best = None
     for t in sorted(set(rack)):
         code = seen.ctx.rack_code(t)
@@ -210,15 +230,16 @@ def choose_discard(seen: Seen, level: str, rng) -> str:
         elif seen.fits(code):
             cost += 10000
         cost += use.get(t, 0) * 3
+        cost += pot.get(t, 0) * 1
         cost += near.get(t, 0) * 25
-        if opened == "pairs" or (opened == "no" and dup[t] >= 2):
+        if pairs_plan and (opened == "pairs" or (opened == "no" and dup[t] >= 2)):
             cost += 400 if dup[t] >= 2 else 0
         v = number_of(code) if code != WILD else 0
         if opened == "no":
             cost += v * 2
         else:
             cost -= v * 6
-        if level == "strong" and code != WILD:
+        if level == "strong" and code != WILD and FEED:
             cost += _feed_risk(seen, code)
         key = (cost, t)
         if best is None or key < best:

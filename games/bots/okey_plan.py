@@ -152,3 +152,28 @@ def value_of(seen, tile: str) -> int:
     """Points value of a rack tile (F: its identity; a wild: 0 here, handled apart)."""
     code = seen.ctx.rack_code(tile)
     return 0 if code == WILD else number_of(code)
+
+
+def potential_loss(seen, rack: list[str], objective: str = OBJ_POINTS) -> dict:
+    """Per distinct tile: what the best partition *with one more wild* loses without it.
+
+    One extra wild turns every two-tile near-meld (``B5 B6``, ``B5 B7``, ``R9 K9``)
+    into a meld, so this measures how close the rack is to more melds — the
+    strong bot keeps the tiles that matter for its next draw.  Skipped (all 0)
+    when the rack already holds two wilds (the search would be slow and every
+    tile is close to a meld anyway).
+    """
+    ctx = seen.ctx
+    counts, wilds = counts_of(ctx, rack)
+    if wilds >= 2:
+        return {t: 0 for t in set(rack)}
+    base, melds = search(counts, wilds + 1, ctx.ruleset, objective, ctx.ace_high)
+    used = set(laid_tiles(ctx, melds))
+    out = {}
+    for t in set(rack):
+        if t not in used:
+            out[t] = 0
+            continue
+        c2, w2 = counts_of(ctx, remove(rack, [t]))
+        out[t] = base - search(c2, w2 + 1, ctx.ruleset, objective, ctx.ace_high)[0]
+    return out

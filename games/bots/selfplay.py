@@ -26,7 +26,8 @@ class RoundResult:
 
     ``totals``: ``api.round_totals`` per seat (points; okey: against, rami: for);
     ``opened``/``penalised``: per seat; ``times``: decision seconds per seat;
-    ``illegal``: refused bot actions (with code and action); ``violations``: texts.
+    ``illegal``: refused bot actions (with code and action); ``violations``: texts;
+    ``scores``: end-of-round amounts; ``penalties``: in-round penalties; ``finisher``: seat or None.
     """
 
     seed: str
@@ -38,6 +39,10 @@ class RoundResult:
     end: str | None
     illegal: list = field(default_factory=list)
     violations: list = field(default_factory=list)
+    scores: list = field(default_factory=list)
+    penalties: list = field(default_factory=list)
+    finisher: int | None = None
+    levels: list = field(default_factory=list)
 
 
 def play_round(ruleset: str, seed: str, levels: list[str], options: dict | None = None,
@@ -90,7 +95,9 @@ def play_round(ruleset: str, seed: str, levels: list[str], options: dict | None 
     opened = [s["opened"] not in ("no",) for s in pos["seats"]]
     penalised = [int(s.get("penalty", 0)) > 0 for s in pos["seats"]]
     res = pos.get("result") or {}
-    return RoundResult(seed, totals, opened, penalised, times, count, res.get("end"), illegal, problems)
+    return RoundResult(seed, totals, opened, penalised, times, count, res.get("end"), illegal, problems,
+                       api.round_scores(pos) or [0] * n, [int(s.get("penalty", 0)) for s in pos["seats"]],
+                       res.get("finisher"), list(levels))
 
 
 @dataclass
@@ -123,11 +130,26 @@ class LevelStats:
         return ts[i] * 1000
 
 
+def seatings(levels: list[str]) -> list[list[str]]:
+    """Every distinct ordering of ``levels`` (fixed order): playing round ``i`` with
+    ``seatings(levels)[i % k]`` puts each level in every seat and behind every
+    other level equally often (who sits after whom matters: the next seat takes
+    your discards)."""
+    from itertools import permutations
+
+    out = []
+    for p in permutations(levels):
+        if list(p) not in out:
+            out.append(list(p))
+    return out
+
+
 def aggregate(results: list[RoundResult], levels: list[str]) -> dict[str, LevelStats]:
-    """Per-level :class:`LevelStats` from rounds played with seat levels ``levels``."""
+    """Per-level :class:`LevelStats` from rounds played with seat levels ``levels``
+    (or each round's own ``levels`` when it carries them)."""
     out: dict[str, LevelStats] = {}
     for r in results:
-        for s, lv in enumerate(levels):
+        for s, lv in enumerate(r.levels or levels):
             st = out.setdefault(lv, LevelStats())
             st.scores.append(r.totals[s])
             st.opened += bool(r.opened[s])

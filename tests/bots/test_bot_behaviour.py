@@ -89,7 +89,17 @@ def test_okey51_swaps_an_okey_out_of_an_opponent_meld():
     table = [{"id": 1, "owner": 2, "tiles": ["K3", "R6=K4", "K5"]}]
     pos = okey_position("okey51", [["K4", "Y9", "Y10", "B1"]] + OTHERS, table,
                         opened=["melds", "melds", "melds", "no"])
-    assert act(pos) == {"seat": 0, "type": "swap", "meld": 1, "tile": "K4"}
+    assert act(pos, "strong") == {"seat": 0, "type": "swap", "meld": 1, "tile": "K4"}
+    assert act(pos, "normal")["type"] != "swap"
+
+
+def test_okey51_strong_takes_a_discard_to_add_it_normal_does_not():
+    table = [{"id": 1, "owner": 2, "tiles": ["B5", "B6", "B7"]}]
+    pos = okey_position("okey51", [["K7", "K8"], ["Y1", "R12", "K4", "Y9"], ["Y3"], ["Y4"]], table, turn=1,
+                        phase="draw", discards=[["B8"], [], [], []], opened=["melds", "melds", "melds", "no"])
+    assert act(pos, "strong") == {"seat": 1, "type": "take_discard",
+                                  "then": {"type": "add", "meld": 1, "tile": "B8"}}
+    assert act(pos, "normal") == {"seat": 1, "type": "draw"}
 
 
 def test_okey17_never_discards_a_playable_tile_or_a_joker():

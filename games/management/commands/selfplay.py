@@ -14,7 +14,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from games.bots import LEVELS
-from games.bots.selfplay import aggregate, play_round
+from games.bots.selfplay import aggregate, play_round, seatings
 from games.engine.api import RULESETS
 
 
@@ -28,6 +28,8 @@ class Command(BaseCommand):
                             help="comma-separated bot level per seat, e.g. strong,normal,normal,easy")
         parser.add_argument("--seed", default="selfplay", help="seed prefix; round i uses '<seed>-<i>'")
         parser.add_argument("--teams", action="store_true", help="okey51 team play (seats 0+2 vs 1+3)")
+        parser.add_argument("--mix-seats", action="store_true",
+                            help="cycle through every ordering of the seats' levels (fair neighbours)")
         parser.add_argument("--no-check", action="store_true", help="skip the invariant checks (faster)")
 
     def handle(self, *args, **opts):
@@ -41,8 +43,9 @@ class Command(BaseCommand):
         illegal = 0
         broken = 0
         start = time.perf_counter()
+        orders = seatings(levels) if opts["mix_seats"] else [levels]
         for i in range(rounds):
-            r = play_round(ruleset, f"{opts['seed']}-{i}", levels, options,
+            r = play_round(ruleset, f"{opts['seed']}-{i}", orders[i % len(orders)], options,
                            first=i % len(levels), check=not opts["no_check"])
             results.append(r)
             illegal += len(r.illegal)
@@ -59,7 +62,8 @@ class Command(BaseCommand):
     def _report(self, ruleset, levels, results, illegal, broken):
         out = self.stdout
         better = "higher" if ruleset == "rami" else "lower"
-        out.write(f"ruleset {ruleset}, seats {','.join(levels)}, {len(results)} rounds "
+        mixed = " (orderings mixed)" if len({tuple(r.levels) for r in results}) > 1 else ""
+        out.write(f"ruleset {ruleset}, seats {','.join(levels)}{mixed}, {len(results)} rounds "
                   f"(score = round total per seat-round, {better} is better)")
         out.write(f"{'level':<8}{'n':>6}{'mean':>10}{'±95%':>9}{'open':>7}{'penal':>7}"
                   f"{'p50 ms':>9}{'p99 ms':>9}")

@@ -26,8 +26,8 @@ from dataclasses import replace
 from games.bots.faces import WILD, colour_of, face_str, fitting_faces, number_of, run_ends
 from games.bots.okey51 import _feed_risk
 from games.bots.okey_plan import (closeness, keep_one, laid_tiles, opening_melds, pair_opening,
-                                  partition, usefulness, value_of, write)
-from games.bots.partition import OBJ_POINTS, OBJ_TILES
+                                  partition, potential_loss, usefulness, value_of, write)
+from games.bots.partition import OBJ_POINTS, OBJ_TILES, pairs_of
 from games.bots.seen import Seen
 
 
@@ -67,6 +67,8 @@ def take_plan(seen: Seen, level: str) -> dict | None:
         if pairs is not None and level != "easy":
             return {"type": "open", "melds": write(ctx, pairs)}
         return None
+    if level != "strong":
+        return None
     if seen.opened == "pairs":
         if rack2.count(tile) >= 2 and len(rack2) >= 3 and ctx.rack_code(tile) != WILD:
             return {"type": "meld", "tiles": [tile, tile]}
@@ -104,7 +106,7 @@ def _play_phase(seen: Seen, level: str, rng) -> dict:
             pair = _pair_in_area(seen)
             if pair is not None:
                 return pair
-    if level != "easy":
+    if level == "strong":
         swap = _swap(seen)
         if swap is not None:
             return swap
@@ -265,11 +267,13 @@ def choose_discard(seen: Seen, level: str, rng) -> str:
     objective = OBJ_POINTS if seen.opened == "no" else OBJ_TILES
     use = usefulness(seen, rack, objective)
     near = closeness(seen, rack)
+    pot = potential_loss(seen, rack, objective) if level == "strong" else {}
+    pairs_plan = level != "strong" or seen.opened == "pairs" or len(pairs_of(seen.ctx, rack)) >= 4
     best = None
     for t in sorted(set(allowed)):
         code = seen.ctx.rack_code(t)
-        cost = use.get(t, 0) * 3 + near.get(t, 0) * 25
-        if rack.count(t) >= 2:
+        cost = use.get(t, 0) * 3 + near.get(t, 0) * 25 + pot.get(t, 0)
+        if rack.count(t) >= 2 and pairs_plan:
             cost += 150
         if seen.opened == "no":
             cost += number_of(code) * 3

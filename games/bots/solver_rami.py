@@ -276,6 +276,8 @@ def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, rest, t
     layer = {0: 0}
     history = []  # per step: (kind, cell or number, back dict)
     cache = _OPTIONS
+    if len(cache) > _OPTIONS_MAX:  # keep a long-running server's memory bounded
+        cache.clear()
     for n in range(1, 14):
         for c in range(4):
             cell = (n - 1) * 4 + c
@@ -433,7 +435,8 @@ for _misc in range(512):
             if _s + _g < 16 and _u + _dj < 8:
                 _MISC_NEXT[_misc << 5 | _g << 3 | _dj] = (_s + _g) << 5 | max(_mg, _g) << 3 | (_u + _dj)
 
-_OPTIONS: dict = {}  # (colour state, table copies, rack copies, number, jokers free) -> options
+_OPTIONS_MAX = 200_000
+_OPTIONS: dict = {}  # (colour state, table, rack copies, number, jokers free, next two) -> options
 
 
 def _build(plans):

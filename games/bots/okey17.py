@@ -26,9 +26,13 @@ from dataclasses import replace
 from games.bots.faces import WILD, colour_of, face_str, fitting_faces, number_of, run_ends
 from games.bots.okey51 import _feed_risk
 from games.bots.okey_plan import (closeness, keep_one, laid_tiles, opening_melds, pair_opening,
-                                  partition, potential_loss, usefulness, value_of, write)
+                                  partition, near_value, usefulness, value_of, write)
 from games.bots.partition import OBJ_POINTS, OBJ_TILES, pairs_of
 from games.bots.seen import Seen
+
+
+PAIRS_PLAN = 4
+"""Strong keeps identical pairs only with this many pairs in the rack (measured: 0, 3, 4 play alike)."""
 
 
 def act(seen: Seen, level: str, rng) -> dict:
@@ -267,8 +271,8 @@ def choose_discard(seen: Seen, level: str, rng) -> str:
     objective = OBJ_POINTS if seen.opened == "no" else OBJ_TILES
     use = usefulness(seen, rack, objective)
     near = closeness(seen, rack)
-    pot = potential_loss(seen, rack, objective) if level == "strong" else {}
-    pairs_plan = level != "strong" or seen.opened == "pairs" or len(pairs_of(seen.ctx, rack)) >= 4
+    pot = near_value(seen, rack, objective) if level == "strong" else {}
+    pairs_plan = level != "strong" or seen.opened == "pairs" or len(pairs_of(seen.ctx, rack)) >= PAIRS_PLAN
     best = None
     for t in sorted(set(allowed)):
         code = seen.ctx.rack_code(t)

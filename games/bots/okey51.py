@@ -15,7 +15,7 @@ Levels (``games.bots.LEVELS``):
 - ``strong``: as normal, plus: takes a discard whenever it can lay it (new meld
   or add: the discarder pays value × 10), swaps okeys out of opponents' melds
   (+100 + value × 10 for them), judges discards by how close the rack stays to
-  more melds (one extra wild in the partition search), plans pairs only with
+  more melds (two-tile near-melds whose completing tiles are still unseen), plans pairs only with
   four pairs or more, avoids feeding the next seat (tiles it discarded or
   passed on are safe), and goes out with an okey when it can (−1000).
 Measured with ``manage.py selfplay`` (see the report in the bots' commit log).
@@ -23,7 +23,7 @@ Measured with ``manage.py selfplay`` (see the report in the bots' commit log).
 from __future__ import annotations
 
 from games.bots.faces import WILD, colour_of, fitting_faces, number_of
-from games.bots.okey_plan import (closeness, potential_loss, keep_one, laid_tiles, opening_melds, pair_opening,
+from games.bots.okey_plan import (closeness, near_value, keep_one, laid_tiles, opening_melds, pair_opening,
                                   partition, remove, usefulness, value_of, write)
 from games.bots.partition import OBJ_POINTS, OBJ_TILES, pairs_of
 from games.bots.seen import Seen, meld_accepts
@@ -35,7 +35,7 @@ self-play, it did not pay (others' adds cost less than the tiles caught in the r
 FEED = True
 """Strong weighs the risk the next seat takes its discard (``_feed_risk``)."""
 POT = True
-"""Strong keeps near-melds (``okey_plan.potential_loss``)."""
+"""Strong keeps near-melds whose completing tiles are unseen (``okey_plan.near_value``)."""
 
 
 def act(seen: Seen, level: str, rng) -> dict:
@@ -219,7 +219,7 @@ def choose_discard(seen: Seen, level: str, rng) -> str:
     pot = {}
     pairs_plan = True
     if level == "strong" and POT:
-        pot = potential_loss(seen, rack, objective)
+        pot = near_value(seen, rack, objective)
         pairs_plan = opened == "pairs" or len(pairs_of(seen.ctx, rack)) >= 4
     best = None
     for t in sorted(set(rack)):

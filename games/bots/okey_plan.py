@@ -154,26 +154,65 @@ def value_of(seen, tile: str) -> int:
     return 0 if code == WILD else number_of(code)
 
 
-def potential_loss(seen, rack: list[str], objective: str = OBJ_POINTS) -> dict:
-    """Per distinct tile: what the best partition *with one more wild* loses without it.
+def visible_counts(seen) -> Counter:
+    """Physical tiles this seat can see outside its rack: every discard pile, the
+    table (wilds by their physical tile) and the indicator."""
+    seen_tiles = Counter()
+    for pile in seen.view.get("discards") or []:
+        seen_tiles.update(pile)
+    for m in seen.table:
+        seen_tiles.update(t.partition("=")[0] for t in m["tiles"])
+    if seen.view.get("indicator"):
+        seen_tiles[seen.view["indicator"]] += 1
+    return seen_tiles
 
-    One extra wild turns every two-tile near-meld (``B5 B6``, ``B5 B7``, ``R9 K9``)
-    into a meld, so this measures how close the rack is to more melds — the
-    strong bot keeps the tiles that matter for its next draw.  Skipped (all 0)
-    when the rack already holds two wilds (the search would be slow and every
-    tile is close to a meld anyway).
-    """
+
+def near_value(seen, rack: list[str], objective: str = OBJ_POINTS) -> dict:
+    """Per distinct tile: the best two-tile near-meld it is in, among the tiles the
+    best partition leaves over, weighted by how many completing tiles are still
+    unseen (RULES.md §2 runs and groups).  On the scale of the partition values
+    (one more meld of those points), without a search."""
     ctx = seen.ctx
     counts, wilds = counts_of(ctx, rack)
-    if wilds >= 2:
-        return {t: 0 for t in set(rack)}
-    base, melds = search(counts, wilds + 1, ctx.ruleset, objective, ctx.ace_high)
-    used = set(laid_tiles(ctx, melds))
+    _, melds = search(counts, wilds, ctx.ruleset, objective, ctx.ace_high)
+    left = remove(rack, laid_tiles(ctx, melds))
+    codes = sorted({ctx.rack_code(t) for t in left} - {WILD})
+    visible = visible_counts(seen)
+    mine = Counter(ctx.rack_code(t) for t in rack)
+
+    def unseen(code: int) -> int:
+        name = ctx.real_str(code)
+        if ctx.false_face is not None and code == ctx.false_face:
+            name = "F"
+        return max(0, 2 - visible[name] - mine[code])
+
+    best: dict = {}
+    for i, a in enumerate(codes):
+        for b in codes[i + 1:]:
+            ca, na, cb, nb = colour_of(a), number_of(a), colour_of(b), number_of(b)
+            need = []
+            if ca == cb and nb - na == 1:
+                need = [x for x in (na - 1, nb + 1) if 1 <= x <= 13]
+                if ctx.ace_high and nb == 13:
+                    need.append(1)
+                need = [ca * 13 + x - 1 for x in need]
+            elif ca == cb and nb - na == 2:
+                need = [ca * 13 + na]
+            elif ca == cb and ctx.ace_high and na == 1 and nb == 13:
+                need = [ca * 13 + 11]
+            elif na == nb and ca != cb:
+                need = [c * 13 + na - 1 for c in range(4) if c not in (ca, cb)]
+            if not need:
+                continue
+            avail = min(1.0, sum(unseen(f) for f in need) / 2)
+            pts = na + nb + max(number_of(f) for f in need)
+            gain = (pts * 100 + 30) if objective == OBJ_POINTS else (3000 + pts * 10)
+            v = gain * avail
+            for t in (a, b):
+                if v > best.get(t, 0):
+                    best[t] = v
     out = {}
     for t in set(rack):
-        if t not in used:
-            out[t] = 0
-            continue
-        c2, w2 = counts_of(ctx, remove(rack, [t]))
-        out[t] = base - search(c2, w2 + 1, ctx.ruleset, objective, ctx.ace_high)[0]
+        c = ctx.rack_code(t)
+        out[t] = best.get(c, 0) if c != WILD else 0
     return out

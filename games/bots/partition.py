@@ -145,38 +145,40 @@ def _search(counts: tuple, wilds: int, ruleset: str, objective: str, ace_high: b
     return best_v, best_m
 
 
+def _windows(ace_high: bool) -> dict:
+    """Per number, the 3-number run windows holding it (``12-13-1`` with ace_high)."""
+    wins = [(s, s + 1, s + 2) for s in range(1, 12)]
+    if ace_high:
+        wins.append((12, 13, 1))
+    return {n: [w for w in wins if n in w] for n in range(1, 14)}
+
+
+_WINDOWS = _windows(False)
+_WINDOWS_ACE = _windows(True)
+
+
 def search(counts: tuple, wilds: int, ruleset: str, objective: str, ace_high: bool):
     """Best ``(value, melds)`` for a rack given as face counts and a wild count.
 
-    Tiles that cannot join any meld (no same-colour tile within ``wilds + 1``
-    numbers, no same number in another colour, fewer than two wilds) are left
-    out before the memoised search: they are deadwood in every partition.
+    With fewer than two wilds, tiles that cannot join any meld (no 3-number run
+    window nor group holding enough real tiles besides the wilds) are left out
+    before the memoised search: they are deadwood in every partition.
     """
     if wilds < 2:
-        reach = wilds + 2
+        need = 3 - wilds  # real tiles a 3-tile window must hold
+        windows = _WINDOWS_ACE if ace_high else _WINDOWS
         pruned = list(counts)
         for f, k in enumerate(counts):
             if not k:
                 continue
             c, n = f // 13, f % 13 + 1
-            linked = False
-            for c2 in range(4):
-                if c2 != c and counts[c2 * 13 + n - 1]:
-                    linked = True
-                    break
-            for d in range(1, reach):
-                if linked:
-                    break
-                for m in (n - d, n + d):
-                    if ace_high and m > 13:
-                        m -= 13  # 12-13-1: the 1 follows the 13
-                    elif ace_high and m < 1:
-                        m += 13
-                    if 1 <= m <= 13 and counts[c * 13 + m - 1]:
-                        linked = True
-                        break
-            if not linked:
-                pruned[f] = 0
+            others = sum(1 for c2 in range(4) if c2 != c and counts[c2 * 13 + n - 1])
+            if others + 1 >= need:
+                continue
+            base = c * 13
+            if any(sum(1 for m in w if counts[base + m - 1]) >= need for w in windows[n]):
+                continue
+            pruned[f] = 0
         counts = tuple(pruned)
     return _search(counts, wilds, ruleset, objective, ace_high)
 

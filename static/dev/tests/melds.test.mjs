@@ -69,3 +69,19 @@ test("addFit finds the run ends and missing group colours, never a pair", () => 
   assert.ok(swapFits(["B4", "R6=B5", "B6"], "B5"));
   assert.ok(!swapFits(["B4", "R6=B5", "B6"], "B6"));
 });
+
+test("a tap on a meld where the tile only takes a wild's place is a swap, not an add (QA defect 1)", async () => {
+  const { meldMove } = await import("../../js/table/melds.js");
+  // okey Y9: Y6 · okey-as-Y7 · Y8 · Y9 (the other okey as itself); the player holds Y7
+  const meld = ["Y6", "Y9=Y7", "Y8", "Y9"];
+  assert.equal(addFit("okey51", meld, "Y7", "Y9"), null);
+  assert.deepEqual(meldMove("okey51", meld, "Y7", "Y9"), { type: "swap", tile: "Y7" });
+  // Y10 extends the run: an add
+  assert.deepEqual(meldMove("okey51", meld, "Y10", "Y9"), { type: "add", tile: "Y10" });
+  assert.deepEqual(meldMove("okey51", meld, "Y5", "Y9"), { type: "add", tile: "Y5" });
+  // a tile that fits neither
+  assert.equal(meldMove("okey51", meld, "K3", "Y9"), null);
+  // a bare okey on the table stands for itself: R6 (okey) in R5 R6 R7 is not a free wild
+  assert.equal(addFit("okey51", ["R5", "R6", "R7"], "R9", "R6"), null);
+  assert.equal(addFit("okey51", ["R5", "R6", "R7"], "R8", "R6"), "R8");
+});

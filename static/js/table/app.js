@@ -4,7 +4,7 @@ import { _, fmt, ngettext } from "./i18n.js";
 import { h, tileEl, playerName, playerLabel, scoreTable } from "./render.js";
 import { Rack } from "./rack.js";
 import { sortRack } from "./sorting.js";
-import { analyse, addFit, swapFits } from "./melds.js";
+import { analyse, addFit, meldMove } from "./melds.js";
 import { isWild } from "./tiles.js";
 import { RamiTable } from "./rami.js";
 import { TableSocket, socketUrl } from "./socket.js";
@@ -360,8 +360,9 @@ export class TableApp {
     if (!tile) return false;
     if (this.rack.faceDown.has(slot)) { this.showError(_("A face-down tile stays in the rack.")); return true; }
     const meld = (this.view.table || []).find((m) => String(m.id) === String(meldId));
-    const written = meld ? addFit(this.ruleset, meld.tiles, tile, this.okey) : null;
-    this.send({ type: "add", meld: Number(meldId), tile: written || tile });
+    // a meld that only takes the tile in a wild's place gets a swap, never an add
+    const move = meld ? meldMove(this.ruleset, meld.tiles, tile, this.okey) : null;
+    this.send({ type: move ? move.type : "add", meld: Number(meldId), tile: move ? move.tile : tile });
     return true;
   }
 
@@ -372,11 +373,19 @@ export class TableApp {
     this.send({ type: "swap", meld: Number(meldId), tile });
   }
 
-  /** Melds the tile in `slot` can be added to (assisted one-tap add). */
+  /**
+   * Table melds the tile in `slot` fits (assisted lighting).
+   * @returns {Map<string, "add"|"swap">} meld id -> the action a tap on it sends
+   */
   fitsFor(slot) {
+    const out = new Map();
     const tile = this.rack.slots[slot];
-    if (!tile || this.isRami) return [];
-    return (this.view.table || []).filter((m) => addFit(this.ruleset, m.tiles, tile, this.okey) || swapFits(m.tiles, tile));
+    if (!tile || this.isRami) return out;
+    for (const m of this.view.table || []) {
+      const move = meldMove(this.ruleset, m.tiles, tile, this.okey);
+      if (move) out.set(String(m.id), move.type);
+    }
+    return out;
   }
 
   assistedAdd(slot) {
@@ -708,7 +717,7 @@ export class TableApp {
     if (this.isRami) return this.renderRamiMelds();
     const melds = v.table || [];
     const selTile = this.selectedSlots().map((i) => this.rack.slots[i]).pop();
-    const fits = selTile ? new Set(this.fitsFor(this.selectedSlots().pop()).map((m) => String(m.id))) : new Set();
+    const fits = selTile ? this.fitsFor(this.selectedSlots().pop()) : new Map();
     if (!melds.length) E.melds.append(h("div", { class: "empty-table" }, _("No melds on the table yet.")));
     const owners = [...new Set(melds.map((m) => m.owner))];
     for (const owner of owners) {
@@ -716,8 +725,9 @@ export class TableApp {
         onclick: () => this.layInArea(owner) },
         h("div", { class: "owner-name" }, playerName(v, owner)));
       for (const m of melds.filter((x) => x.owner === owner)) {
-        const el = h("div", { class: `meld${fits.has(String(m.id)) ? " fits" : ""}`, dataset: { meldId: String(m.id), owner: String(m.owner), drop: `meld:${m.id}` },
-          title: _("Tap with a tile selected to add it"),
+        const fit = fits.get(String(m.id));
+        const el = h("div", { class: `meld${fit === "add" ? " fits" : fit === "swap" ? " fits-swap" : ""}`, dataset: { meldId: String(m.id), owner: String(m.owner), drop: `meld:${m.id}` },
+          title: fit === "swap" ? _("Tap to swap the selected tile for the wild") : _("Tap with a tile selected to add it"),
           onclick: (ev) => { ev.stopPropagation(); this.onMeldTap(m.id); } },
           m.tiles.map((t) => tileEl(t, { okey: this.okey, ruleset: this.ruleset, small: true })),
           m.tiles.some((t) => t.includes("=")) ? h("button", { type: "button", class: "swap-btn", title: _("Swap: give the tile the wild stands for and take the wild"),

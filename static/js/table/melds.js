@@ -151,13 +151,37 @@ export function analyse(ruleset, tiles, okey) {
  *   "=represented"), or null when it does not fit.
  */
 export function addFit(ruleset, meldTiles, tile, okey) {
+  // on the table a bare wild stands for itself (RULES.md §1): fix it so it is not read as free
+  meldTiles = meldTiles.map((t) => (isWild(ruleset, t, okey) ? `${t}=${t}` : t));
   const before = analyse(ruleset, meldTiles, okey);
   if (!before.valid || before.type === "pair") return null;
   const tries = [[[...meldTiles, tile], meldTiles.length], [[tile, ...meldTiles], 0]];
   for (const [tiles, at] of tries) {
     const after = analyse(ruleset, tiles, okey);
-    if (after.valid && after.type === before.type) return after.written[at];
+    if (after.valid && after.type === before.type) {
+      const w = after.written[at];
+      return ruleset !== "rami" && w === `${tile}=${tile}` ? tile : w;
+    }
   }
+  return null;
+}
+
+/**
+ * What a tap on a table meld with `tile` selected should send (RULES.md §3 add and swap).
+ * @param {string} ruleset
+ * @param {string[]} meldTiles the meld as the table writes it
+ * @param {string} tile the bare rack tile
+ * @param {string|null} okey
+ * @returns {{type: "add", tile: string} | {type: "swap", tile: string} | null}
+ *   an add when the tile fits an end of a run or a group's missing colour (the tile as
+ *   written for the add), else a swap when a wild in the meld stands for exactly that
+ *   tile, else null.
+ */
+export function meldMove(ruleset, meldTiles, tile, okey) {
+  if (!tile) return null;
+  const written = addFit(ruleset, meldTiles, tile, okey);
+  if (written) return { type: "add", tile: written };
+  if (!isWild(ruleset, tile, okey) && swapFits(meldTiles, tile)) return { type: "swap", tile };
   return null;
 }
 

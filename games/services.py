@@ -463,6 +463,9 @@ def submit_action(user, table_id, action, expected_version):
             game.save()
             _after_commit_broadcast(table.pk, game.version)
             return Outcome(False, game.version, exc.code)
+        except Exception:  # noqa: BLE001 - an engine bug must refuse the action, not kill the socket
+            log.exception("engine failed on %s at table %s", played, table.pk)
+            return Outcome(False, game.version, "bad_action")
         if seat.autoplay or seat.consecutive_timeouts:
             seat.autoplay = False
             seat.consecutive_timeouts = 0

@@ -326,3 +326,23 @@ async def test_a_flood_of_frames_is_rate_limited_and_the_socket_survives(alice, 
     assert [f["code"] for f in a.frames if f["type"] == "error"] == ["rate_limited", "rate_limited"]
     await a.close()
     await b.close()
+
+
+@pytest.mark.parametrize("action", [
+    {"type": "discard", "tile": 123},
+    {"type": "open", "melds": "R1"},
+    {"type": "add", "meld": "a", "tile": None},
+    {"type": "take_discard", "then": 5},
+    {"type": "fly"},
+])
+async def test_nonsense_actions_are_refused_without_closing_the_socket(alice, bob, session_cookie, action):
+    table, a, b, snap_a, _ = await connected_pair(alice, bob, session_cookie)
+    before = await game_state(table)
+    await a.send({"type": "action", "id": "n1", "version": before[0], "action": action})
+    err = await a.recv_type("error")
+    assert err["id"] == "n1" and err["code"] in ("bad_action", "tile_not_in_rack", "wrong_phase")
+    assert await game_state(table) == before
+    await a.send({"type": "sync"})
+    assert (await a.recv_type("snapshot"))["version"] == before[0]
+    await a.close()
+    await b.close()

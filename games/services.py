@@ -159,8 +159,8 @@ def _computer_step(position, seat, level, seed):
     if action is not None:
         try:
             return action, api.apply(position, action)
-        except api.IllegalAction as exc:
-            log.warning("bot action %s refused (%s); using the fallback", action, exc.code)
+        except Exception as exc:  # noqa: BLE001 - IllegalAction, or an engine bug: fall back
+            log.warning("bot action %s refused (%s); using the fallback", action, getattr(exc, "code", exc))
     last = None
     for candidate in _fallback_actions(position, seat):
         try:

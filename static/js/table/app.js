@@ -577,6 +577,8 @@ export class TableApp {
     if (this.dragging && Date.now() - this.dragging < 10000) { this.renderLater = true; return; }
     for (const s of this.sortables) s.destroy();
     this.sortables = [];
+    const focus = focusKey(document.activeElement, this.root);
+    this.renderPrestart();
     this.renderStatus();
     this.renderOpponents();
     this.renderCenter();
@@ -586,6 +588,63 @@ export class TableApp {
     this.renderScores();
     this.renderMatchOver();
     this.renderClock();
+    this.renderUsable();
+    restoreFocus(focus, this.root);
+  }
+
+  /** Has the match been dealt? (A table still open has no rack counts.) */
+  get started() {
+    const v = this.view;
+    return !!v && Array.isArray(v.rack_counts) && v.status !== "open" && v.status !== "closed";
+  }
+
+  /**
+   * The seat list above the table while it is open (templates/games/table.html
+   * `#prestart`), from the live snapshot so joiners show at once; the whole block
+   * (start, join, leave) goes away once the match starts.
+   */
+  renderPrestart() {
+    const box = document.getElementById("prestart");
+    if (!box) return;
+    const v = this.view;
+    if (v.status && v.status !== "open") { box.hidden = true; return; }
+    const list = document.getElementById("prestart-seats");
+    const players = v.players || [];
+    if (list && players.length) {
+      list.replaceChildren(...players.map((p, s) => h("li", { class: `${p.empty ? "free" : ""}${s === v.seat ? " me" : ""}`.trim(), dataset: { seat: String(s) } },
+        p.empty ? _("free seat") : playerName(v, s), s === v.seat ? ` (${_("you")})` : "")));
+    }
+    const join = document.getElementById("join-form");
+    if (join) join.hidden = !players.some((p) => p.empty) || (v.seat !== null && v.seat !== undefined);
+  }
+
+  /**
+   * Hide what cannot be used: before the deal and for spectators no rack, no action
+   * buttons; out of turn the turn actions are disabled (sorting stays).
+   */
+  renderUsable() {
+    const E = this.el;
+    const v = this.view;
+    const seated = v.seat !== null && v.seat !== undefined;
+    const playing = this.started && !this.roundOver;
+    E.center.hidden = !this.started;
+    E.melds.hidden = !this.started;
+    E.rack.hidden = !seated || !this.started;
+    E.actions.hidden = !seated || !playing;
+    this.root.classList.toggle("spectator", !seated);
+    this.root.classList.toggle("not-started", !this.started);
+    const turnIds = ["open-btn", "pairs-btn", "lay-btn", "discard-btn", "submit-play", "undo-turn", "draw-btn"];
+    for (const id of turnIds) {
+      const b = E.actions.querySelector(`#${id}`);
+      if (b) b.disabled = !this.myTurn;
+    }
+    E.round.hidden = !this.started;
+    if (E.take) {
+      E.prev.parentElement.hidden = !seated;
+      E.discardZone.parentElement.hidden = !seated;
+      E.take.hidden = !seated;
+      E.take.disabled = !(this.myTurn && v.phase === "draw") && !this.pendingTake;
+    }
   }
 
   renderStatus() {
@@ -598,6 +657,8 @@ export class TableApp {
       text = this.isRami ? _("Your turn: play tiles, or draw")
         : v.phase === "draw" ? _("Your turn: draw from the pile or take the discard")
         : _("Your turn: lay or add tiles, then discard");
+    } else if (v.status === "closed") {
+      text = _("This table is closed.");
     } else if (v.turn !== null && v.turn !== undefined) {
       text = fmt(_("%(name)s is playing"), { name: playerName(v, v.turn) });
     } else text = _("Waiting for the match to start");
@@ -679,6 +740,14 @@ export class TableApp {
     const pen = (v.penalty || [])[s] || 0;
     const disc = (v.discards || [])[s] || [];
     const top = disc.length ? disc[disc.length - 1] : null;
+    if (p.empty) {
+      return h("div", { class: "seat-card free", dataset: { seat: String(s) } },
+        h("div", { class: "seat-name" }, _("free seat")));
+    }
+    if (!this.started) {
+      return h("div", { class: `seat-card${p.connected === false ? " away" : ""}`, dataset: { seat: String(s) } },
+        h("div", { class: "seat-name" }, playerName(v, s), p.connected === false ? h("span", { class: "away-dot", title: _("disconnected") }, "●") : null));
+    }
     return h("div", { class: `seat-card${v.turn === s && !this.roundOver ? " active" : ""}${p.connected === false ? " away" : ""}`, dataset: { seat: String(s) } },
       h("div", { class: "seat-name" }, playerName(v, s), p.connected === false ? h("span", { class: "away-dot", title: _("disconnected") }, "●") : null),
       label ? h("div", { class: "who-label" }, label) : null,
@@ -771,7 +840,7 @@ export class TableApp {
   renderRack() {
     const E = this.el;
     const v = this.view;
-    if (v.seat === null || v.seat === undefined) { E.rack.hidden = true; E.actions.hidden = true; return; }
+    if (v.seat === null || v.seat === undefined || !this.started) { E.rack.innerHTML = ""; return; }
     E.rack.innerHTML = "";
     E.rack.style.setProperty("--per-row", String(this.rack.perRow));
     const penalties = countOf(v.penalty_tiles || []);
@@ -951,4 +1020,27 @@ function bySourceDesc(a, b) {
 
 function safeStorage() {
   try { return window.localStorage; } catch (_e) { return null; }
+}
+
+/**
+ * A key that finds the focused control again after a re-render: its id, or its
+ * data-src / data-slot / data-meld-id inside the table. null when nothing in the
+ * table has focus.
+ */
+function focusKey(el, root) {
+  if (!el || el === document.body || !root.contains(el)) return null;
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  for (const a of ["src", "slot", "meldId", "seat"]) {
+    if (el.dataset && el.dataset[a] !== undefined) {
+      const attr = a.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+      return `${el.tagName.toLowerCase()}[data-${attr}="${CSS.escape(el.dataset[a])}"]`;
+    }
+  }
+  return null;
+}
+
+function restoreFocus(key, root) {
+  if (!key) return;
+  const el = root.querySelector(key);
+  if (el && el !== document.activeElement && !el.disabled && !el.closest("[hidden]")) el.focus({ preventScroll: true });
 }

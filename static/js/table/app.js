@@ -194,7 +194,7 @@ export class TableApp {
     if (view.round_end && !this.lastScores) {
       this.lastScores = { ...view.round_end, roundKey: this.rackKey };
     } else if (this.roundOver && !this.lastScores && view.result) {
-      this.lastScores = { scores: view.result.scores, penalties: view.penalty, totals: view.totals, roundKey: this.rackKey };
+      this.lastScores = { scores: view.result.scores, penalties: view.penalty, totals: view.totals, penalty_events: view.result.penalty_events, roundKey: this.rackKey };
     }
     this.render();
   }

@@ -92,31 +92,78 @@ export function playerLabel(view, seat) {
 }
 
 /**
- * The round's score table (PROTOCOL.md `round_end`): one `.score-row` per seat.
+ * One in-round penalty as a line for the score table (issue 2).
  * @param {object} view for names
- * @param {{scores: number[], penalties: any[], round_totals?: number[], totals: number[]}} data
- *   scores: end-of-round amounts; penalties: in-round penalties (points, or a list of
- *   entries); round_totals: their sum; totals: the match so far (RULES.md §3-5).
+ * @param {{seat: number, amount: number, reason: string, tile: string|null, by: number|null}} e
+ *   reason: penalty_tile (okey51 discard that fits a meld), discard_taken, add, swap,
+ *   pair_in_area (okey17 D-12), playable_discard, joker_discard (okey17 refused discards)
+ * @returns {string} e.g. "Penalty tile K11 · 100", "Discard taken by Computer · easy · 120"
+ */
+export function penaltyText(view, e) {
+  const by = e.by !== null && e.by !== undefined ? playerName(view, e.by) : "?";
+  const tile = e.tile || "";
+  const n = e.amount;
+  const texts = {
+    penalty_tile: _("Penalty tile %(tile)s · %(n)s"),
+    discard_taken: _("Discard taken by %(by)s · %(n)s"),
+    add: _("%(by)s added %(tile)s to your meld · %(n)s"),
+    swap: _("%(by)s swapped your okey out · %(n)s"),
+    pair_in_area: _("%(by)s laid a pair in your area · %(n)s"),
+    playable_discard: _("Playable discard %(tile)s · %(n)s"),
+    joker_discard: _("Joker discarded · %(n)s"),
+  };
+  const t = texts[e.reason] || _("Penalty · %(n)s");
+  return fmt(t, { tile, by, n });
+}
+
+/**
+ * The round's score table (PROTOCOL.md `round_end`): one `.score-row` per seat, the
+ * seat's in-round penalties listed under its name (`penalty_events`, when the server
+ * sends them), and with `options.teams` (okey51 2v2, partners seat and seat+2) one
+ * `.team-row` per team with the sum of the partners' match totals.
+ * @param {object} view for names and options
+ * @param {{scores: number[], penalties: any[], round_totals?: number[], totals: number[],
+ *   penalty_events?: {seat: number, amount: number, reason: string, tile: string|null, by: number|null}[]}} data
+ *   scores: end-of-round amounts (points); penalties: in-round penalty points per seat;
+ *   round_totals: their sum; totals: the match so far (RULES.md §3-5).
+ * @returns {HTMLTableElement}
  */
 export function scoreTable(view, data) {
   const n = Math.max((data.scores || []).length, (data.totals || []).length, (view.players || []).length);
-  const penaltyText = (p) => {
+  const penaltyCell = (p) => {
     if (p === null || p === undefined) return "0";
-    if (Array.isArray(p)) {
-      if (!p.length) return "0";
-      return p.map((e) => (typeof e === "object" ? `${e.points ?? e.amount ?? ""} ${e.reason ? _(e.reason) : ""}`.trim() : String(e))).join(", ");
-    }
+    if (Array.isArray(p)) return String(p.reduce((a, e) => a + (typeof e === "object" ? (e.amount ?? e.points ?? 0) : Number(e) || 0), 0));
     return String(p);
   };
+  const events = data.penalty_events || (view.round_end && view.round_end.penalty_events) || (view.result && view.result.penalty_events) || null;
+  const teams = !!(view.options && view.options.teams) && n === 4;
   const rows = [];
   for (let s = 0; s < n; s++) {
     const label = playerLabel(view, s);
+    const mine = events ? events.filter((e) => e.seat === s) : [];
     rows.push(h("tr", { class: `score-row${s === view.seat ? " me" : ""}`, dataset: { seat: String(s) } },
-      h("th", { scope: "row" }, playerName(view, s), label ? h("small", { class: "who-label" }, label) : null),
+      h("th", { scope: "row" }, playerName(view, s), label ? h("small", { class: "who-label" }, label) : null,
+        teams ? h("small", { class: "partner-of" }, fmt(_("partner: %(name)s"), { name: playerName(view, (s + 2) % 4) })) : null,
+),
       h("td", { class: "round-score" }, String((data.scores || [])[s] ?? "")),
-      h("td", { class: "round-penalty" }, penaltyText((data.penalties || [])[s])),
+      h("td", { class: "round-penalty" }, penaltyCell((data.penalties || [])[s])),
       h("td", { class: "round-total" }, String((data.round_totals || [])[s] ?? "")),
       h("td", { class: "match-total" }, String((data.totals || [])[s] ?? ""))));
+    if (mine.length) {
+      rows.push(h("tr", { class: `penalty-events-row${s === view.seat ? " me" : ""}`, dataset: { seat: String(s) } },
+        h("td", { colspan: "5" }, h("ul", { class: "penalty-events" },
+          mine.map((e) => h("li", { dataset: { reason: e.reason } }, penaltyText(view, e)))))));
+    }
+  }
+  let foot = null;
+  if (teams) {
+    const tot = data.totals || [];
+    const rt = data.round_totals || [];
+    const sum = (arr, a) => (arr[a] ?? 0) + (arr[a + 2] ?? 0);
+    foot = h("tfoot", {}, [0, 1].map((a) => h("tr", { class: `team-row${view.seat === a || view.seat === a + 2 ? " me" : ""}`, dataset: { team: String(a) } },
+      h("th", { scope: "row", colspan: "3" }, fmt(_("Team %(a)s & %(b)s"), { a: playerName(view, a), b: playerName(view, a + 2) })),
+      h("td", { class: "round-total" }, rt.length ? String(sum(rt, a)) : ""),
+      h("td", { class: "match-total" }, String(sum(tot, a))))));
   }
   return h("table", { class: "scores" },
     h("thead", {}, h("tr", {},
@@ -125,5 +172,5 @@ export function scoreTable(view, data) {
       h("th", { scope: "col" }, _("Penalties")),
       h("th", { scope: "col" }, _("Round total")),
       h("th", { scope: "col" }, _("Match total")))),
-    h("tbody", {}, rows));
+    h("tbody", {}, rows), foot);
 }

@@ -29,3 +29,15 @@ test("the initial meld counts only new melds made of rack tiles", () => {
   t.prune();
   assert.equal(t.initialPoints(), 0);                        // R11-R12 is not a meld
 });
+
+test("a working table survives a save and reload (issue 3: reload mid-turn)", () => {
+  const r = new RamiTable([["B3", "B4", "B5"], ["K10", "J=R10", "Y10"]]);
+  r.insert(2, 0, { t: "R7", fromRack: true });
+  r.insert(2, 1, { t: "R8", fromRack: true });
+  r.insert(2, 2, { t: "R9", fromRack: true });
+  const back = RamiTable.fromJSON(JSON.parse(JSON.stringify(r.toJSON())));
+  assert.deepEqual(back.toTable(), r.toTable());
+  assert.deepEqual(back.fromRack(), ["R7", "R8", "R9"]);
+  assert.ok(back.dirty);
+  assert.equal(RamiTable.fromJSON({ nope: 1 }), null);
+});

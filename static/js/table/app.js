@@ -232,13 +232,49 @@ export class TableApp {
     const mine = this.myTurn;
     const turnBegan = mine && !(prev && prev.turn === v.turn && prev.seat === v.seat && (prev.round_index ?? 0) === (v.round_index ?? 0) && this.rami);
     if (!mine || turnBegan || !this.rami || !this.rami.dirty) {
-      this.rami = new RamiTable(v.table || []);
+      this.rami = (mine && this.loadRami()) || new RamiTable(v.table || []);
       if (mine && turnBegan) this.turnStart = null;
     }
+    if (!mine) this.forgetRami();
     if (mine && !this.turnStart) {
       this.reconcileRackOnly();
       this.turnStart = { slots: [...this.rack.slots] };
     }
+  }
+
+  // rami: the turn's arrangement survives a reload. It is kept per table, round and
+  // seat with the turn's fingerprint (the table and my rack as the server sent them at
+  // the start of the turn): once the turn has passed the fingerprint no longer matches.
+  ramiKey() { return `okeysite:rami:${this.tableId}:${this.view.round_index ?? 0}:${this.view.seat ?? "x"}`; }
+  ramiPrint() { return JSON.stringify([this.view.table || [], [...(this.view.rack || [])].sort()]); }
+
+  loadRami() {
+    if (!this.storage) return null;
+    try {
+      const data = JSON.parse(this.storage.getItem(this.ramiKey()) || "null");
+      if (!data || data.print !== this.ramiPrint()) { this.forgetRami(); return null; }
+      const r = RamiTable.fromJSON(data.table);
+      // every tile it takes from the rack must still be there
+      const rack = [...(this.view.rack || [])];
+      for (const t of r ? r.fromRack() : []) {
+        const i = rack.indexOf(t);
+        if (i < 0) { this.forgetRami(); return null; }
+        rack.splice(i, 1);
+      }
+      return r && r.dirty ? r : null;
+    } catch (_e) { return null; }
+  }
+
+  saveRami() {
+    if (!this.storage || !this.isRami || !this.rami || !this.myTurn) return;
+    try {
+      if (!this.rami.dirty) { this.forgetRami(); return; }
+      this.storage.setItem(this.ramiKey(), JSON.stringify({ print: this.ramiPrint(), table: this.rami.toJSON() }));
+    } catch (_e) { /* storage full or disabled */ }
+  }
+
+  forgetRami() {
+    try { if (this.storage && this.view) this.storage.removeItem(this.ramiKey()); } catch (_e) { /* ignore */ }
   }
 
   reconcileRackOnly() { this.rack.reconcile([...(this.view.rack || [])], null); }
@@ -578,6 +614,7 @@ export class TableApp {
     for (const s of this.sortables) s.destroy();
     this.sortables = [];
     const focus = focusKey(document.activeElement, this.root);
+    if (this.isRami) this.saveRami();
     this.renderPrestart();
     this.renderStatus();
     this.renderOpponents();

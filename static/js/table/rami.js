@@ -14,6 +14,24 @@ export class RamiTable {
     this.melds = table.map((m) => ({ tiles: bare(m).map((t) => ({ t, fromRack: false })), orig: [...m] }));
   }
 
+  /**
+   * Restore a working table saved with `toJSON` (a page reload mid-turn, issue 3).
+   * @param {{melds: {tiles: {t: string, fromRack: boolean}[], orig: string[]|null}[]}} data
+   * @returns {RamiTable|null} null when the data is not a saved table
+   */
+  static fromJSON(data) {
+    if (!data || !Array.isArray(data.melds)) return null;
+    const r = new RamiTable([]);
+    r.melds = data.melds.filter((m) => m && Array.isArray(m.tiles)).map((m) => ({
+      tiles: m.tiles.filter((x) => x && typeof x.t === "string").map((x) => ({ t: x.t, fromRack: !!x.fromRack })),
+      orig: Array.isArray(m.orig) ? [...m.orig] : null,
+    }));
+    return r;
+  }
+
+  /** The working table as plain data for localStorage. */
+  toJSON() { return { melds: this.melds.map((m) => ({ tiles: m.tiles.map((x) => ({ ...x })), orig: m.orig })) }; }
+
   /** Tiles this turn brought from the rack (a list, duplicates kept). */
   fromRack() {
     return this.melds.flatMap((m) => m.tiles.filter((x) => x.fromRack).map((x) => x.t));

@@ -95,3 +95,22 @@ test("okey51 sort finds 12-13-1; groups and pairs buttons look for their kind fi
   assert.deepEqual(p.melds, [["R5", "R5"], ["K2", "K2"]]);
   assert.deepEqual(p.rest, ["Y1"]);
 });
+
+test("sorting lets a wild complete the best near-meld (QA defect 9)", async () => {
+  const { analyse } = await import("../../js/table/melds.js");
+  // okey R6: B7 _ B9 becomes a run with the okey in the gap; K2 stays loose
+  const runs = sortRack("runs", "okey51", ["B7", "B9", "K2", "R6", "R1", "R2", "R3"], "R6");
+  assert.deepEqual(runs.melds, [["R1", "R2", "R3"], ["B7", "R6", "B9"]]);
+  assert.deepEqual(runs.rest, ["K2"]);
+  for (const m of runs.melds) assert.ok(analyse("okey51", m, "R6").valid, m.join(" "));
+  // groups: two 11s of different colours take the wild rather than the lower run pair
+  const groups = sortRack("groups", "okey51", ["K11", "Y11", "B3", "B4", "R6"], "R6");
+  assert.deepEqual(groups.melds, [["K11", "Y11", "R6"]]);
+  // pairs: the wild pairs with the highest single
+  const pairs = sortRack("pairs", "okey51", ["B3", "B3", "K12", "Y5", "R6"], "R6");
+  assert.deepEqual(pairs.melds, [["B3", "B3"], ["K12", "R6"]]);
+  assert.deepEqual(pairs.rest, ["Y5"]);
+  // rami jokers too
+  const rami = sortRack("runs", "rami", ["Y12", "Y13", "J", "K1"], null);
+  assert.ok(rami.melds.some((m) => m.includes("J") && analyse("rami", m, null).valid));
+});

@@ -1,7 +1,9 @@
 // Rack sorting (PLAYERS.md sort buttons "123", "777", "44"; RULES.md §6 assisted sort).
-// Pure functions: tiles in, {melds, rest} out. Wilds are left in `rest` for the
-// player to place (the client never guesses where a wild is best used).
+// Pure functions: tiles in, {melds, rest} out. Melds are taken from the real tiles
+// first; then each wild completes the best near-meld left over (two tiles of a run
+// or a group, or for the pairs sort a single tile), read with the meld reader.
 import { compareTiles, face, isWild, playsAs, COLOURS } from "./tiles.js";
+import { analyse } from "./melds.js";
 
 function split(ruleset, tiles, okey) {
   const wilds = [], real = [];
@@ -93,8 +95,58 @@ export function sortRack(kind, ruleset, tiles, okey) {
     const b = second(ruleset, a.rest, okey);
     out = { melds: [...a.melds, ...b.melds], rest: b.rest };
   }
+  out = useWilds(kind, ruleset, out, okey);
   out.rest.sort((a, b) => compareTiles(a, b, okey));
   return out;
+}
+
+/**
+ * Let each wild in `rest` complete a meld: for runs/groups the highest-scoring pair of
+ * leftover tiles that a wild turns into a 3-tile run or group (the kind asked for wins
+ * a tie); for pairs the highest leftover single. The new melds are checked with
+ * `analyse` and written in an order it reads (a run's wild in its gap).
+ * @param {"runs"|"groups"|"pairs"} kind
+ * @param {string} ruleset
+ * @param {{melds: string[][], rest: string[]}} sorted
+ * @param {string|null} okey
+ * @returns {{melds: string[][], rest: string[]}} wilds that found no use stay in rest
+ */
+export function useWilds(kind, ruleset, { melds, rest }, okey) {
+  melds = [...melds];
+  let left = [...rest];
+  const wilds = left.filter((t) => isWild(ruleset, t, okey));
+  left = left.filter((t) => !isWild(ruleset, t, okey));
+  const unused = [];
+  for (const w of wilds) {
+    let best = null;
+    const consider = (tiles, type) => {
+      const info = analyse(ruleset, tiles, okey);
+      if (!info.valid || info.type !== type) return;
+      const bonus = (kind === "groups") === (type === "group") ? 0.5 : 0;
+      const score = info.points + bonus;
+      if (!best || score > best.score) best = { tiles, score };
+    };
+    if (kind === "pairs") {
+      for (const t of left) if (playsAs(t, okey)) consider([t, w], "pair");
+    } else {
+      for (let i = 0; i < left.length; i++) {
+        for (let j = i + 1; j < left.length; j++) {
+          const [a, b] = [left[i], left[j]].sort((x, y) => (playsAs(x, okey)?.number ?? 0) - (playsAs(y, okey)?.number ?? 0));
+          const fa = playsAs(a, okey), fb = playsAs(b, okey);
+          if (!fa || !fb) continue;
+          if (fa.colour === fb.colour && fb.number - fa.number === 2) consider([a, w, b], "run");
+          else if (fa.colour === fb.colour && fb.number - fa.number === 1) {
+            consider([a, b, w], "run");
+            consider([w, a, b], "run");
+          } else if (fa.number === fb.number && fa.colour !== fb.colour) consider([a, b, w], "group");
+        }
+      }
+    }
+    if (!best) { unused.push(w); continue; }
+    melds.push(best.tiles);
+    for (const t of best.tiles) if (t !== w) left.splice(left.indexOf(t), 1);
+  }
+  return { melds, rest: [...left, ...unused] };
 }
 
 export { face };

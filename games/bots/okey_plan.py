@@ -124,21 +124,27 @@ def closeness(seen, rack: list[str]) -> Counter:
 
 
 def usefulness(seen, rack: list[str], objective: str) -> dict:
-    """Per distinct tile: how much the best partition of ``rack`` loses without it.
+    """Per distinct tile: what the best partition of ``rack`` loses without it.
 
-    A tile outside the best partition loses nothing (that partition stays), so
-    only the partition's tiles are searched again.
+    Read off the partition instead of searching again: a tile outside it loses
+    nothing; an end tile of a run of four or more (any tile of a group of four)
+    loses its own share; any other meld tile loses its whole meld (an upper
+    bound: the rest might re-form elsewhere).
     """
     ctx = seen.ctx
     counts, wilds = counts_of(ctx, rack)
-    base, melds = search(counts, wilds, ctx.ruleset, objective, ctx.ace_high)
-    used = set(laid_tiles(ctx, melds))
-    out = {}
-    for t in set(rack):
-        if t not in used:
-            out[t] = 0
-            continue
-        out[t] = base - partition_value(ctx, remove(rack, [t]), objective)
+    _, melds = search(counts, wilds, ctx.ruleset, objective, ctx.ace_high)
+    out = {t: 0 for t in set(rack)}
+    for m in melds:
+        whole = _value(ctx.ruleset, objective, m)
+        is_group = len({number_of(f) for f, _ in m}) == 1
+        for j, (f, w) in enumerate(m):
+            tile = ctx.wild if w else ctx.real_str(f)
+            if len(m) >= 4 and (is_group or j in (0, len(m) - 1)):
+                loss = whole - _value(ctx.ruleset, objective, m[:j] + m[j + 1:])
+            else:
+                loss = whole
+            out[tile] = max(out.get(tile, 0), loss)
     return out
 
 

@@ -25,7 +25,8 @@ class RoundResult:
     """One finished self-play round.
 
     ``totals``: ``api.round_totals`` per seat (points; okey: against, rami: for);
-    ``opened``/``penalised``: per seat; ``times``: decision seconds per seat;
+    ``opened``/``penalised``: per seat; ``times``: decision CPU seconds per seat (``time.process_time``: other
+    processes on the machine do not inflate them);
     ``illegal``: refused bot actions (with code and action); ``violations``: texts;
     ``scores``: end-of-round amounts; ``penalties``: in-round penalties; ``finisher``: seat or None.
     """
@@ -72,9 +73,9 @@ def play_round(ruleset: str, seed: str, levels: list[str], options: dict | None 
             break
         seat = pos["turn"]
         v = api.view(pos, seat)
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         action = choose_action(v, levels[seat], seed=f"{seed}:{count}")
-        times[seat].append(time.perf_counter() - t0)
+        times[seat].append(time.process_time() - t0)
         if on_decision is not None:
             on_decision(v, action)
         count += 1

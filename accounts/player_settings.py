@@ -45,3 +45,31 @@ def display_name(user):
     except PlayerSettings.DoesNotExist:
         chosen = ""
     return chosen or user.get_username()
+
+
+class PreferredLanguageMiddleware:
+    """Apply the language saved in a player's settings once per session (e.g. after logging
+    in on a new device): activate it and store it in the language cookie, which
+    `LocaleMiddleware` reads from then on. Put after `AuthenticationMiddleware`."""
+
+    SESSION_KEY = "okey_language_applied"
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        from django.utils import translation
+
+        user = getattr(request, "user", None)
+        language = None
+        if user is not None and user.is_authenticated and not request.session.get(self.SESSION_KEY):
+            request.session[self.SESSION_KEY] = True
+            language = PlayerSettings.objects.filter(user=user).values_list("language", flat=True).first()
+            if language:
+                translation.activate(language)
+                request.LANGUAGE_CODE = language
+        response = self.get_response(request)
+        if language:
+            response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
+                                samesite="Lax")
+        return response

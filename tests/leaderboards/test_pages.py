@@ -145,3 +145,11 @@ def test_settings_save_the_display_name_language_and_defaults(client, alice, bob
 def test_the_leaderboard_speaks_the_chosen_language(client, settings, language, text):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
     assert text in client.get(reverse("leaderboard", args=["rami"])).content.decode()
+
+
+def test_the_saved_language_applies_after_logging_in(client, alice):
+    PlayerSettings.objects.create(user=alice, language="tr")
+    client.force_login(alice)
+    response = client.get(reverse("leaderboard", args=["okey51"]))
+    assert "Geçici oyuncular" in response.content.decode()
+    assert response.cookies["django_language"].value == "tr"

@@ -71,6 +71,7 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "accounts.moderation.SuspensionMiddleware",  # suspended/banned users are logged out with the reason
     "accounts.staff_security.StaffMFAMiddleware",  # staff need a second factor for /admin/
+    "accounts.player_settings.PreferredLanguageMiddleware",  # the language saved in the settings
 ]
 
 ROOT_URLCONF = "okeysite.urls"

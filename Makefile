@@ -3,6 +3,8 @@
 PY      := .venv/bin/python
 HOST    ?= 127.0.0.1
 PORT    ?= 8000
+# Small WebSocket frames only (daphne's default is 1 MiB): a table frame is a few KB.
+DAPHNE_LIMITS := --websocket-max-message-size 65536 --websocket-max-frame-size 65536
 # The tests use the machine's real PostgreSQL and Redis (never mocks).
 # one database per run, so that runs side by side never share a test database
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/okeysite_$(shell echo $$PPID)
@@ -18,7 +20,7 @@ TEST_REDIS_URL    ?= redis://127.0.0.1:6379/0
 
 run: .venv/.installed
 	$(PY) manage.py migrate --noinput
-	$(PY) -m daphne -b $(HOST) -p $(PORT) okeysite.asgi:application
+	$(PY) -m daphne $(DAPHNE_LIMITS) -b $(HOST) -p $(PORT) okeysite.asgi:application
 
 # Start PostgreSQL and Redis when they are not up (they are on this kind of machine).
 services:

@@ -243,6 +243,11 @@ def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
     return tiles_placed, value_placed, new_table, placed
 
 
+def _others_tiles(avail, n, c):
+    """Tiles of the other colours at number ``n``."""
+    return sum(avail[(n - 1) * 4 + d] for d in range(4) if d != c)
+
+
 def _drop_unplaceable(table_counts, rack_counts, jokers):
     """Zero the rack counts of tiles that fit no run or group of the available
     tiles (table + rack + jokers), repeatedly; this only narrows the search."""
@@ -263,6 +268,16 @@ def _drop_unplaceable(table_counts, rack_counts, jokers):
                 ok = missing <= jokers
             if not ok:
                 rack_counts[cell] = 0
+                changed = True
+                continue
+            # Each copy needs its own meld: a run takes a tile of the colour at
+            # n-1 or n+1, a group two tiles of other colours at n (jokers may
+            # stand in).  More copies than such melds cannot all be laid.
+            near = (avail[cell - 4] if n > 1 else 0) + (avail[cell + 4] if n < 13 else 0)
+            melds = near + jokers + (_others_tiles(avail, n, c) + jokers) // 2
+            fit = max(0, melds - table_counts[cell])
+            if rack_counts[cell] > fit:
+                rack_counts[cell] = fit
                 changed = True
 
 

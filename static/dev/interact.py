@@ -55,21 +55,22 @@ with sync_playwright() as p:
     # open with the gap groups; a refused lay shows the reason
     page.goto(BASE + "?s=play")
     page.wait_for_selector("#rack .tile")
-    check("running opening total shown", "69 of 51" in page.inner_text("#opening-info"), page.inner_text("#opening-info"))
+    check("running opening total shown (the okey completes B4 B5)", "84 of 51" in page.inner_text("#opening-info"), page.inner_text("#opening-info"))
     page.click("#open-btn")
     page.wait_for_selector(".meld[data-meld-id]")
     check("open sends the gap groups that read as melds",
-          actions(page)[-1] == {"type": "open", "melds": [["R1", "R2", "R3"], ["Y11", "Y12", "Y13"], ["B9", "K9", "Y9"]]}, actions(page))
-    check("melds on the table with the owner", page.locator(".owner-area .meld").count() == 3)
-    page.click('#rack .tile[data-tile="B4"]')
+          actions(page)[-1] == {"type": "open", "melds": [["R1", "R2", "R3"], ["Y11", "Y12", "Y13"], ["B9", "K9", "Y9"], ["B4", "B5", "R6=B6"]]}, actions(page))
+    check("melds on the table with the owner", page.locator(".owner-area .meld").count() == 4)
+    page.click('#rack .tile[data-tile="B13"]')
     page.click('#rack .tile[data-tile="K2"]')
     page.click("#lay-btn")
     page.wait_for_selector("#error-box.shown")
     check("refusal shown", "invalid_meld" in page.inner_text("#error-box"), page.inner_text("#error-box"))
-    page.click('#rack .tile[data-tile="B5"]')
+    page.click('#rack .tile[data-tile="K2"]')   # deselect K2: B13 stays selected after the refusal
     page.click('.meld[data-meld-id="1"]')
     page.wait_for_timeout(100)
-    check("tap a meld with a selected tile adds it", actions(page)[-1] == {"type": "add", "meld": 1, "tile": "B5"}, actions(page)[-1])
+    check("tap a meld with a selected tile adds it", actions(page)[-1] == {"type": "add", "meld": 1, "tile": "B13"}, actions(page)[-1])
+    page.click('#rack .tile[data-tile="B13"]')   # the refused add keeps B13 selected: clear it
 
     # move a tile by click into a gap, then by drag
     before = rack_tiles(page)

@@ -86,6 +86,7 @@ def generate(seed: int, table_tiles: int, rack_tiles: int) -> dict:
 
 
 def generate_all(seed: int, count: int) -> list[dict]:
+    """``count`` positions per size of :data:`SIZES`, each with ``id`` and ``size``."""
     positions = []
     for size, (t, r) in enumerate(SIZES):
         for i in range(count):
@@ -166,6 +167,8 @@ def _timed(fn, *args):
 
 
 def run_generated(seed: int, count: int, write: str | None) -> int:
+    """Solve generated positions with both solvers and print the table; exit status
+    (0 all optima equal, 1 a difference, 2 the anchor is not installed)."""
     try:
         anchor = Anchor()
     except ImportError:
@@ -217,6 +220,7 @@ def run_generated(seed: int, count: int, write: str | None) -> int:
 
 
 def run_file(path: str) -> int:
+    """Check and time the positions of a JSON file; exit status 1 on a wrong optimum."""
     with open(path) as fh:
         positions = json.load(fh)["positions"]
     try:
@@ -249,6 +253,7 @@ def run_file(path: str) -> int:
 
 
 def main(argv=None) -> int:
+    """Command line entry point (see the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", help="JSON file of positions to check and time")
     parser.add_argument("--count", type=int, default=200, help="positions per size (default 200)")

@@ -21,7 +21,19 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
 
-pytestmark = pytest.mark.browser
+HERE = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Browser tests run last (they are the slowest) and are marked ``browser``.
+
+    Playwright's sync API runs an event loop in the test thread while a browser is open,
+    so the browser fixture is module-scoped and nothing async runs after these tests.
+    """
+    for item in items:
+        if Path(item.path).resolve().is_relative_to(HERE):
+            item.add_marker(pytest.mark.browser)
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 
 def _free_port() -> int:
@@ -96,7 +108,7 @@ def live_server_url(tmp_path_factory):
         yield url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
     from playwright.sync_api import sync_playwright
 

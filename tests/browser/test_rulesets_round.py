@@ -1,0 +1,75 @@
+"""One round of okey17 and one of rami through the UI (issue 3), each from the lobby's
+create form to the score table, with screenshots. The player never opens: in okey17 it
+draws and discards (a refused playable or joker discard keeps the tile, so it tries the
+next one — RULES.md §4); in rami it draws every turn (RULES.md §5)."""
+import re
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import register, shot
+
+ROUND_SECONDS = 300
+MY_TURN = "#turn-status.my-turn"
+ROUND_OVER_JS = ("() => { const s = document.querySelector('#score-table');"
+                 " return !!(s && s.offsetParent); }")
+
+
+def create_solo_table(page, base_url: str, ruleset: str) -> None:
+    page.goto(base_url + "/")
+    page.select_option("select[name=ruleset]", ruleset)
+    page.check("input[name=mode][value=solo]")
+    page.locator("form.create-table button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    expect(page.locator("#turn-status")).to_be_visible(timeout=15_000)
+
+
+def wait_turn_over(page, timeout_ms: int = 3_000) -> bool:
+    """True when our turn ended (or the round did) within the timeout."""
+    try:
+        page.wait_for_function(f"() => !document.querySelector('{MY_TURN}') || ({ROUND_OVER_JS})()",
+                               timeout=timeout_ms)
+        return True
+    except Exception:
+        return False
+
+
+def okey17_turn(page) -> None:
+    tiles = page.locator("#rack .tile")
+    if tiles.count() == 14:
+        page.click("#pile")
+        expect(tiles).to_have_count(15, timeout=10_000)
+    for index in range(tiles.count() - 1, -1, -1):
+        tiles.nth(index).click()
+        page.click("#discard-btn")
+        if wait_turn_over(page, 1_500):
+            return
+        # refused (playable or joker discard): the tile stays, try another
+        expect(page.locator("#error-box")).not_to_be_empty()
+    raise AssertionError("no discard was accepted")
+
+
+def rami_turn(page) -> None:
+    page.click("#draw-btn")
+    assert wait_turn_over(page, 10_000)
+
+
+@pytest.mark.parametrize("ruleset, turn", [("okey17", okey17_turn), ("rami", rami_turn)])
+def test_a_round_of_each_ruleset_through_the_ui(page, live_server_url, ruleset, turn):
+    register(page, live_server_url, f"player-{ruleset}")
+    create_solo_table(page, live_server_url, ruleset)
+    expect(page.locator("#rack .tile").first).to_be_visible(timeout=15_000)
+    shot(page, f"table-{ruleset}")
+    deadline = time.monotonic() + ROUND_SECONDS
+    turns = 0
+    while not page.evaluate(ROUND_OVER_JS):
+        assert time.monotonic() < deadline, "the round did not end in time"
+        if page.locator(MY_TURN).count():
+            turn(page)
+            turns += 1
+        else:
+            page.wait_for_timeout(150)
+    assert turns >= 1
+    expect(page.locator("#score-table .score-row")).to_have_count(4)
+    shot(page, f"score-table-{ruleset}")

@@ -159,6 +159,10 @@ def _add(seen: Seen, level: str) -> dict | None:
                 return {"seat": seen.seat, "type": "add", "meld": ids[i], "tile": written}
         if not stuck:
             break
+    if stuck:
+        # no discard is allowed now: any add shrinks the rack towards the exempt last tile
+        for t, i, end, written in _adds(seen, seen.rack, melds, ids, grown, jokers=True):
+            return {"seat": seen.seat, "type": "add", "meld": ids[i], "tile": written}
     return None
 
 

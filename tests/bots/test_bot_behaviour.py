@@ -168,3 +168,22 @@ def test_rack_partition_matches_the_exact_solver(ruleset):
         for m in mine + mine_tiles:
             info = api.meld_info(ruleset, meld_tiles(ctx, m), indicator)
             assert info["valid"], (rack, indicator, m)
+
+
+def test_okey17_keeps_adding_when_no_discard_is_allowed():
+    # Every rack tile is playable; only a chain of four adds leaves one tile (the exempt
+    # final discard).  Found by the long legality run (round 114).
+    table = [{"id": 1, "owner": 1, "tiles": ["B10", "K10", "Y10"]}, {"id": 2, "owner": 1, "tiles": ["R6", "R7", "R8", "R9"]},
+             {"id": 3, "owner": 1, "tiles": ["R13", "B13", "K13"]}, {"id": 4, "owner": 0, "tiles": ["Y4", "Y5", "Y6", "Y7"]},
+             {"id": 5, "owner": 0, "tiles": ["R11", "R12", "K12=R13"]}, {"id": 6, "owner": 0, "tiles": ["R1", "R2", "R3", "R4"]},
+             {"id": 7, "owner": 2, "tiles": ["B11", "K11", "K12=R11", "Y11"]}, {"id": 8, "owner": 2, "tiles": ["B5", "B6", "B7", "B8"]},
+             {"id": 9, "owner": 2, "tiles": ["R12", "F", "Y12"]}]
+    pos = okey_position("okey17", [["K1"], ["K2"], ["Y13", "R10", "R10", "R5", "B9"], ["Y4"]], table, turn=2,
+                        opened=["melds", "melds", "melds", "no"], indicator="K11")
+    for level in ("easy", "normal", "strong"):
+        p = pos
+        for _ in range(6):
+            if api.is_over(p):
+                break
+            p = api.apply(p, act(p, level))
+        assert api.is_over(p) and p["result"]["finisher"] == 2, level

@@ -79,7 +79,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
-        self.seat = await database_sync_to_async(services.set_connected)(self.user, self.table_id, True)
+        # The broadcast of our own connection carries our channel name: this socket sends
+        # its snapshot once, here, not again when that broadcast comes back (QA issue 10).
+        self.seat = await database_sync_to_async(services.set_connected)(
+            self.user, self.table_id, True, origin=self.channel_name)
         await self.send_snapshot()
         lines = await database_sync_to_async(chat.history)(self.table_id)
         await self.send_frame({"type": "chat_history", "lines": lines})
@@ -98,7 +101,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=_dumps(frame))
 
     async def send_snapshot(self):
-        version, view, seat = await database_sync_to_async(services.snapshot)(self.table_id, self.user)
+        version, view, seat = await database_sync_to_async(services.snapshot)(
+            self.table_id, self.user, self.language)
         self.seat = seat
         self.sent_version = max(self.sent_version, version)
         await self.send_frame({"type": "snapshot", "version": version, "view": view})
@@ -149,7 +153,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         elif kind == "action":
             await self.receive_action(frame)
         elif kind == "resume":
-            await database_sync_to_async(services.resume_seat)(self.user, self.table_id)
+            seat = await database_sync_to_async(services.resume_seat)(self.user, self.table_id)
+            if seat is None:  # a spectator has no seat to take back (PROTOCOL.md)
+                await self.send_error("not_seated", frame.get("id") if isinstance(frame.get("id"), str) else None)
         elif kind == "chat":
             await self.receive_chat(frame)
         elif kind == "report":
@@ -220,12 +226,15 @@ class TableConsumer(AsyncWebsocketConsumer):
     # ------------------------------------------------------------ group events
 
     async def table_update(self, event):
-        """Group message from `games.services`: {version, refresh, round_end?}."""
-        if event["version"] > self.sent_version or event.get("refresh"):
+        """Group message from `games.services`: {version, refresh, origin?, round_end?}.
+
+        A refresh that this socket's own connection caused (`origin`) is skipped: the
+        socket already sent that snapshot."""
+        own = event.get("origin") == self.channel_name
+        if event["version"] > self.sent_version or (event.get("refresh") and not own):
             await self.send_snapshot()
         if event.get("round_end"):
             await self.send_round_end(event["round_end"])
-
 
     async def chat_message(self, event):
         """Group message from `games.chat`: one public chat line."""

@@ -138,6 +138,8 @@ class Round(models.Model):
     penalties = models.JSONField(null=True, blank=True)  # in-round penalties per seat
     totals = models.JSONField(null=True, blank=True)  # scores + penalties per seat
     result = models.JSONField(null=True, blank=True)  # engine position["result"]
+    # in-round penalties as events [{seat, amount, reason, tile, by}] (games.penalty_events)
+    penalty_events = models.JSONField(null=True, blank=True)
     started = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
 

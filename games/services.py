@@ -22,7 +22,10 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils import translation
+from django.utils.translation import gettext
 
+from games import penalty_events
 from games.engine import api
 from games.models import Game, Match, Move, Round, Seat, Table, seed_commitment
 
@@ -65,10 +68,12 @@ def _broadcast(group, message):
         log.exception("broadcast to %s failed", group)
 
 
-def _after_commit_broadcast(table_id, version, round_end=None, refresh=False):
+def _after_commit_broadcast(table_id, version, round_end=None, refresh=False, origin=None):
     # Only the version (and public round results) travel through the group: each
     # consumer builds its own seat's view (ARCHITECTURE.md invariant 3).
     message = {"type": "table.update", "version": version, "refresh": refresh}
+    if origin:
+        message["origin"] = origin
     if round_end is not None:
         message["round_end"] = round_end
     transaction.on_commit(lambda: _broadcast(f"table-{table_id}", message))
@@ -210,6 +215,8 @@ def _round_end_payload(game, rnd, match, match_over):
         "commitment": rnd.commitment,
         "match_over": match_over,
         "standings": match.standings,
+        "team_totals": api.team_totals(game.table.ruleset, game.table.options, match.totals),
+        "penalty_events": rnd.penalty_events or [],
         "next_round_at": int(game.deadline.timestamp() * 1000) if game.deadline else None,
     }
 
@@ -225,13 +232,14 @@ def _finish_round(game, table, now):
     rnd.totals = api.round_totals(position)
     rnd.penalties = [seat.get("penalty", 0) for seat in position["seats"]]
     rnd.result = position.get("result")
+    rnd.penalty_events = penalty_events.round_events(rnd)
     rnd.finished = now
     rnd.save()
     match.totals = [a + b for a, b in zip(match.totals, rnd.totals or [0] * table.players)]
     over = api.match_over(table.ruleset, table.options, table.players, match.totals, rnd.index + 1)
     if over:
         match.finished = now
-        match.standings = api.standings(table.ruleset, match.totals)
+        match.standings = match_standings(table, match.totals)
         table.status = Table.Status.FINISHED
         table.save(update_fields=["status"])
         game.deadline = None
@@ -245,6 +253,16 @@ def _finish_round(game, table, now):
     match.save()
     game.turn = None
     return _round_end_payload(game, rnd, match, over)
+
+
+def match_standings(table, totals):
+    """Seats best first (RULES.md §3, §6). okey51 teams: ranked by team totals
+    (`api.team_totals`, lowest first), partners next to each other, the better seat total
+    first within a team; otherwise `api.standings`. Returns list[int] of seat indexes."""
+    teams = api.team_totals(table.ruleset, table.options, totals)
+    if teams is None:
+        return api.standings(table.ruleset, totals)
+    return sorted(range(len(totals)), key=lambda s: (teams[s % 2], s % 2, totals[s], s))
 
 
 def _record_result(match_id):
@@ -573,11 +591,13 @@ def next_round(game_id, version):
         return True
 
 
-def set_connected(user, table_id, connected):
+def set_connected(user, table_id, connected, origin=None):
     """Count a socket of `user` at the table opening (`connected` True) or closing.
 
     The last socket closing during a match puts the seat on autoplay (the computer plays
     from the next timeout on); a socket opening gives the seat back (RULES.md §6).
+    `origin` (a consumer's channel name) travels with the broadcast so the socket that
+    connected, which already sent its snapshot, does not send it twice.
     Returns the seat index, or None when `user` is not seated.
     """
     with transaction.atomic():
@@ -607,7 +627,7 @@ def set_connected(user, table_id, connected):
             game.save()
             _after_commit_timer(game)
         if (seat.connected, seat.autoplay) != before:  # a second tab changes nothing others see
-            _after_commit_broadcast(table.pk, game.version, refresh=True)
+            _after_commit_broadcast(table.pk, game.version, refresh=True, origin=origin)
         return seat.index
 
 
@@ -658,9 +678,20 @@ def _epoch_ms(dt):
     return int(dt.timestamp() * 1000) if dt else None
 
 
+def computer_label(index, level):
+    """A computer seat's name in the active language, numbered by seat like every page
+    (seat index 1 -> "Computer 2 · normal"). Args: `index` (0-based seat), `level` (bot level id)."""
+    from games.models import BOT_LEVEL_CHOICES
+
+    levels = dict(BOT_LEVEL_CHOICES)
+    return gettext("Computer %(number)s · %(level)s") % {
+        "number": index + 1, "level": levels.get(level, level)}
+
+
 def players_info(seats):
-    """Per seat: {"name" (display name), "user" (username), "computer" (bot level or None),
-    "connected", "autoplay", "empty"}."""
+    """Per seat: {"name" (display name; a computer's is `computer_label`, translated in the
+    active language), "user" (username), "computer" (bot level or None), "connected",
+    "autoplay", "empty", "team" (okey51 teams: 0 for seats 0+2, 1 for seats 1+3; else None)}."""
     from accounts.player_settings import display_name
 
     out = []
@@ -669,22 +700,33 @@ def players_info(seats):
             out.append({"name": display_name(seat.user), "user": seat.user.get_username(), "computer": None,
                         "connected": seat.connected, "autoplay": seat.autoplay, "empty": False})
         elif seat.bot_level:
-            out.append({"name": None, "user": None, "computer": seat.bot_level, "connected": True,
-                        "autoplay": False, "empty": False})
+            out.append({"name": computer_label(seat.index, seat.bot_level), "user": None,
+                        "computer": seat.bot_level, "connected": True, "autoplay": False, "empty": False})
         else:
             out.append({"name": None, "user": None, "computer": None, "connected": False, "autoplay": False,
                         "empty": True})
+    if seats:
+        teams = api.team_totals(seats[0].table.ruleset, seats[0].table.options, [0] * len(seats)) is not None
+        for index, info in enumerate(out):
+            info["team"] = index % 2 if teams else None
     return out
 
 
-def snapshot(table_id, user):
+def snapshot(table_id, user, language=None):
     """Build the view one socket may see (PROTOCOL.md "The view"). Read-only.
 
     Returns (version, view, seat_index). `view` = `api.view(position, seat)` plus
     version, deadline (epoch ms), deadline_kind, players, totals, table_id, round_index,
-    rounds, status, commitment, seed (only once the round is over), assisted, move_time.
-    Never another seat's rack, never the pile. Raises ServiceError("not_found").
+    rounds, status, commitment, seed (only once the round is over), assisted, move_time,
+    team_totals (okey51 teams, else None), round_end (once the round is over, with
+    penalty_events) and, on assisted tables only, penalty_tiles for the viewer's own seat
+    (`api.penalty_tiles`, RULES.md §6; never another seat's). `language` (a LANGUAGES code)
+    translates the computer names. Never another seat's rack, never the pile.
+    Raises ServiceError("not_found").
     """
+    if language:
+        with translation.override(language):
+            return snapshot(table_id, user)
     try:
         game = Game.objects.select_related("table", "match", "round").get(table_id=table_id)
     except Game.DoesNotExist:
@@ -715,12 +757,21 @@ def snapshot(table_id, user):
             "commitment": rnd.commitment if rnd else None,
             "seed": rnd.seed if rnd and rnd.is_over else None,
             "creator_seat": 0,
+            "team_totals": api.team_totals(table.ruleset, table.options,
+                                           match.totals if match else [0] * table.players),
         }
     )
+    if table.assisted and seat_index is not None and game.position is not None and not api.is_over(game.position):
+        try:
+            view["penalty_tiles"] = list(api.penalty_tiles(game.position, seat_index))
+        except Exception:  # noqa: BLE001 - a display aid must never break the snapshot
+            log.exception("penalty_tiles failed at table %s", table.pk)
+            view["penalty_tiles"] = []
     if rnd and rnd.is_over:
         view["round_end"] = {
             "round_index": rnd.index, "scores": rnd.scores, "penalties": rnd.penalties,
             "round_totals": rnd.totals, "totals": match.totals, "standings": match.standings,
+            "team_totals": view["team_totals"], "penalty_events": rnd.penalty_events or [],
             "match_over": match.finished is not None,
         }
     return game.version, view, seat_index

@@ -8,7 +8,9 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from games import services
+from games.engine import api
 from games.errors_i18n import error_message
+from games.move_text import describe_move, describe_penalty
 from games.forms import CreateTableForm
 from games.models import Match, Move, Seat, Table
 
@@ -28,7 +30,8 @@ def lobby(request):
         "my_tables": mine,
         "finished_tables": finished,
         # strings for the lobby's inline script (the JS catalog only holds djangojs strings)
-        "lobby_i18n": {"join": gettext("Join"), "empty": gettext("No open table right now. Create one!")},
+        "lobby_i18n": {"join": gettext("Join"), "empty": gettext("No open table right now. Create one!"),
+                       "teams": gettext("teams")},
     })
 
 
@@ -83,14 +86,17 @@ def table_page(request, table_id):
     seat = Seat.objects.filter(table=table, user=request.user).first()
     seat_index = seat.index if seat else None
     is_creator = table.creator_id == request.user.pk
+    seats = list(Seat.objects.filter(table=table).select_related("user"))
+    free = any(s.user_id is None and not s.bot_level for s in seats)
     context = {
         "table": table,
         "seat_index": seat_index,
         "ws_path": f"/ws/table/{table.pk}/",
         "is_creator": is_creator,
         "can_start": is_creator and table.status == Table.Status.OPEN,
-        "can_join": seat is None and table.status == Table.Status.OPEN and table.mode == Table.Mode.ONLINE,
-        "seats": Seat.objects.filter(table=table).select_related("user"),
+        "can_join": (seat is None and free and table.status == Table.Status.OPEN
+                     and table.mode == Table.Mode.ONLINE),
+        "seats": seats,
         "table_config": _table_config(request, table, seat_index),
     }
     # The fallback page is only used until the table client's template exists.
@@ -128,26 +134,41 @@ def table_start(request, table_id):
 
 
 def match_page(request, table_id):
-    """A match's score tables (per round: scores, in-round penalties, totals), the revealed
-    seeds and commitments, and the full move log."""
+    """A match's score tables (per round: scores, in-round penalties listed in words, totals;
+    okey51 teams: team totals), the revealed seeds and commitments with how to check them
+    (`manage.py verify_round`), and the move log as translated sentences. Seats are
+    numbered from 1 everywhere."""
     table = get_object_or_404(Table, pk=table_id)
     match = get_object_or_404(Match, table=table)
-    seats = list(Seat.objects.filter(table=table).select_related("user", "user__player_settings"))
+    seats = list(Seat.objects.filter(table=table).select_related("user", "user__player_settings", "table"))
     players = services.players_info(seats)
+    names = [p["name"] or gettext("Seat %(n)s") % {"n": i + 1} for i, p in enumerate(players)]
     rounds = []
     for rnd in match.rounds.all():
         rows = []
         if rnd.is_over:
+            events = rnd.penalty_events or []
             for i, player in enumerate(players):
                 rows.append({"seat": i, "player": player, "score": rnd.scores[i] if rnd.scores else None,
                              "penalty": rnd.penalties[i] if rnd.penalties else None,
-                             "total": rnd.totals[i] if rnd.totals else None})
-        rounds.append({"round": rnd, "rows": rows, "moves": Move.objects.filter(round=rnd).order_by("number")})
+                             "total": rnd.totals[i] if rnd.totals else None,
+                             "events": [describe_penalty(names, e) for e in events if e.get("seat") == i]})
+        moves = [{"number": m.number, "seat": m.seat, "actor": m.get_actor_display(),
+                  "text": describe_move(names[m.seat], m.action, m.result), "refused": m.result != "ok"}
+                 for m in Move.objects.filter(round=rnd).order_by("number")]
+        rounds.append({"round": rnd, "rows": rows, "moves": moves})
     standings = []
     if match.standings:
         standings = [{"rank": rank + 1, "seat": s, "player": players[s], "total": match.totals[s]}
                      for rank, s in enumerate(match.standings)]
     totals = [{"seat": i, "player": p, "total": match.totals[i]} for i, p in enumerate(players)]
+    teams = api.team_totals(table.ruleset, table.options, match.totals)
+    team_rows = []
+    if teams is not None:
+        team_rows = sorted(
+            ({"team": t, "members": [names[t], names[t + 2]], "total": teams[t]} for t in (0, 1)),
+            key=lambda row: (row["total"], row["team"]))
     return render(request, "games/match.html", {
         "table": table, "match": match, "rounds": rounds, "standings": standings, "totals": totals,
+        "team_rows": team_rows,
     })

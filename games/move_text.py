@@ -1,0 +1,99 @@
+"""The match page's move log in words (RULES.md §7 actions as translated sentences)."""
+from django.utils.translation import gettext, gettext_lazy as _, ngettext
+
+from games.errors_i18n import error_message
+
+# Short refusal reasons for the log ("bob opened … — refused: below the threshold").
+REFUSALS = {
+    "below_threshold": _("below the threshold"),
+    "playable_discard": _("the tile could be played on the table (penalty)"),
+    "joker_discard": _("a joker may only be the last discard (penalty)"),
+}
+
+
+def _tiles(tiles):
+    return " ".join(str(t) for t in tiles or [])
+
+
+def _melds(melds):
+    return " · ".join(_tiles(m) for m in melds or [])
+
+
+def describe_action(name, action):
+    """One action as a sentence in the active language.
+
+    Args: `name` (str, the player's display name), `action` (RULES.md §7 dict). Returns str,
+    e.g. "alice discarded K11", "bob opened with 2 melds (K10 K11 K12 · B13 Y13 R13)".
+    """
+    kind = action.get("type")
+    tile = action.get("tile")
+    if kind == "draw":
+        return gettext("%(name)s drew") % {"name": name}
+    if kind == "discard":
+        return gettext("%(name)s discarded %(tile)s") % {"name": name, "tile": tile}
+    if kind == "open":
+        melds = action.get("melds") or []
+        return ngettext("%(name)s opened with %(n)s meld (%(tiles)s)",
+                        "%(name)s opened with %(n)s melds (%(tiles)s)", len(melds)) % {
+            "name": name, "n": len(melds), "tiles": _melds(melds)}
+    if kind == "meld":
+        if action.get("owner") is not None and action.get("owner") != action.get("seat"):
+            return gettext("%(name)s laid %(tiles)s in seat %(owner)s's area") % {
+                "name": name, "tiles": _tiles(action.get("tiles")), "owner": action["owner"] + 1}
+        return gettext("%(name)s laid %(tiles)s") % {"name": name, "tiles": _tiles(action.get("tiles"))}
+    if kind == "add":
+        return gettext("%(name)s added %(tile)s to meld %(meld)s") % {
+            "name": name, "tile": tile, "meld": action.get("meld")}
+    if kind == "swap":
+        return gettext("%(name)s swapped %(tile)s into meld %(meld)s and took its wild") % {
+            "name": name, "tile": tile, "meld": action.get("meld")}
+    if kind == "take_discard":
+        then = action.get("then")
+        if isinstance(then, dict):
+            return gettext("%(name)s took the discard, then: %(then)s") % {
+                "name": name, "then": describe_action(name, then)}
+        return gettext("%(name)s took the discard") % {"name": name}
+    if kind == "play":
+        melds = action.get("table") or []
+        return ngettext("%(name)s played; the table has %(n)s meld (%(tiles)s)",
+                        "%(name)s played; the table has %(n)s melds (%(tiles)s)", len(melds)) % {
+            "name": name, "n": len(melds), "tiles": _melds(melds)}
+    return gettext("%(name)s played %(type)s") % {"name": name, "type": kind}
+
+
+def describe_move(name, action, result="ok"):
+    """`describe_action` plus the refusal, for a logged move.
+
+    Args: `name`, `action` (dict), `result` ("ok" or the refusal code of a penalised
+    refusal). Returns str, e.g. "… — refused: below the threshold".
+    """
+    sentence = describe_action(name, action)
+    if result and result != "ok":
+        reason = REFUSALS.get(result)
+        reason = str(reason) if reason is not None else error_message(result)
+        return gettext("%(move)s — refused: %(reason)s") % {"move": sentence, "reason": reason}
+    return sentence
+
+
+PENALTY_REASONS = {
+    "penalty_tile": _("penalty tile %(tile)s"),
+    "discard_taken": _("discard %(tile)s taken by %(by)s"),
+    "add": _("%(by)s added %(tile)s to their meld"),
+    "swap": _("%(by)s swapped %(tile)s into their meld"),
+    "pair_in_area": _("%(by)s laid a pair in their area"),
+    "playable_discard": _("playable discard %(tile)s"),
+    "joker_discard": _("joker discard"),
+}
+
+
+def describe_penalty(names, event):
+    """One in-round penalty event (`games.penalty_events`) in words.
+
+    Args: `names` (display name per seat), `event` {seat, amount, reason, tile, by}.
+    Returns str, e.g. "penalty tile K11: 100" or "discard R7 taken by bob: 70" (points).
+    """
+    by = event.get("by")
+    text = PENALTY_REASONS.get(event.get("reason"))
+    values = {"tile": event.get("tile") or "", "by": names[by] if by is not None and by < len(names) else ""}
+    what = str(text) % values if text is not None else str(event.get("reason"))
+    return gettext("%(what)s: %(amount)s") % {"what": what, "amount": event.get("amount")}

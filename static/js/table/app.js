@@ -149,6 +149,9 @@ export class TableApp {
     else if (f.type === "error") {
       this.pending.delete(f.id);
       this.showError(f.message || f.code || _("Refused"));
+      // okey17 refused playable/joker discards keep their penalty: the next snapshot shows it
+      this.penaltyWatch = ["playable_discard", "joker_discard"].includes(f.code)
+        ? { text: f.message || f.code, before: ((this.view && this.view.penalty) || [])[this.seat] || 0 } : null;
       if (f.code === "stale_version") this.socket.sync();   // the game moved on: catch up
     }
     else if (f.type === "round_end") {
@@ -174,6 +177,13 @@ export class TableApp {
     if (key !== this.rackKey) this.newRound(key);
     if (this.pendingTake && !(this.myTurn && view.phase === "draw" && this.prevTop() === this.pendingTake)) {
       this.pendingTake = null;
+    }
+    if (this.penaltyWatch && view.seat !== null && view.seat !== undefined) {
+      const now = (view.penalty || [])[view.seat] || 0;
+      if (now > this.penaltyWatch.before) {
+        this.showError(`${this.penaltyWatch.text} ${fmt(_("Penalty: %(n)s points."), { n: now - this.penaltyWatch.before })}`);
+        this.penaltyWatch = null;
+      }
     }
     if (this.isRami) this.syncRami(prev);
     const before = this.rack.tiles().length;
@@ -704,7 +714,8 @@ export class TableApp {
     this.root.classList.toggle("my-turn", this.myTurn);
     const rounds = v.rounds ? fmt(_("Round %(n)s of %(total)s"), { n: (v.round_index ?? 0) + 1, total: v.rounds })
       : fmt(_("Round %(n)s"), { n: (v.round_index ?? 0) + 1 });
-    E.round.textContent = rounds;
+    const myPen = v.seat !== null && v.seat !== undefined ? (v.penalty || [])[v.seat] || 0 : 0;
+    E.round.textContent = myPen ? `${rounds} · ${fmt(_("your penalty %(n)s"), { n: myPen })}` : rounds;
     E.last.textContent = this.lastActionText();
   }
 
@@ -982,9 +993,19 @@ export class TableApp {
       h("h2", {}, _("Match over")),
       h("ol", { class: "standings" }, order.map((s) => h("li", { class: s === v.seat ? "me" : "" },
         playerName(v, s), " — ", String(totals[s])))),
+      this.teamStandings(totals),
       h("a", { class: "btn primary", href: lobby, id: "back-to-lobby" }, _("Back to the lobby")));
     E.matchOver.hidden = false;
     this.syncOverlay();
+  }
+
+  /** okey51 team play: the two teams (seats 0+2, 1+3), lowest total first (RULES.md §3). */
+  teamStandings(totals) {
+    const v = this.view;
+    if (!(v.options && v.options.teams) || totals.length !== 4) return null;
+    const teams = [0, 1].map((a) => ({ a, total: totals[a] + totals[a + 2] })).sort((x, y) => x.total - y.total || x.a - y.a);
+    return h("ol", { class: "standings team-standings" }, teams.map((t) => h("li", { class: v.seat === t.a || v.seat === t.a + 2 ? "me" : "" },
+      fmt(_("Team %(a)s & %(b)s"), { a: playerName(v, t.a), b: playerName(v, t.a + 2) }), " — ", String(t.total))));
   }
 
   // ---------------------------------------------------------------- drag and drop

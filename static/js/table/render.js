@@ -136,7 +136,8 @@ export function scoreTable(view, data) {
     return String(p);
   };
   const events = data.penalty_events || (view.round_end && view.round_end.penalty_events) || (view.result && view.result.penalty_events) || null;
-  const teams = !!(view.options && view.options.teams) && n === 4;
+  const teamTotals = data.team_totals || view.team_totals || null;
+  const teams = (!!(view.options && view.options.teams) || Array.isArray(teamTotals)) && n === 4;
   const rows = [];
   for (let s = 0; s < n; s++) {
     const label = playerLabel(view, s);
@@ -163,7 +164,7 @@ export function scoreTable(view, data) {
     foot = h("tfoot", {}, [0, 1].map((a) => h("tr", { class: `team-row${view.seat === a || view.seat === a + 2 ? " me" : ""}`, dataset: { team: String(a) } },
       h("th", { scope: "row", colspan: "3" }, fmt(_("Team %(a)s & %(b)s"), { a: playerName(view, a), b: playerName(view, a + 2) })),
       h("td", { class: "round-total" }, rt.length ? String(sum(rt, a)) : ""),
-      h("td", { class: "match-total" }, String(sum(tot, a))))));
+      h("td", { class: "match-total" }, String(Array.isArray(teamTotals) ? teamTotals[a] : sum(tot, a))))));
   }
   return h("table", { class: "scores" },
     h("thead", {}, h("tr", {},

@@ -9,10 +9,16 @@ raises on a legal view: when planning fails it returns a safe action.
 """
 from __future__ import annotations
 
+import logging
 import random
 
 LEVELS = ("easy", "normal", "strong")
 """Bot levels, weakest first (shown to players, PLAYERS.md complaint 6)."""
+
+STRICT = False
+"""Tests set this to re-raise planning errors instead of falling back to :func:`safe_action`."""
+
+log = logging.getLogger(__name__)
 
 
 def choose_action(view: dict, level: str = "normal", seed: int | str | None = None) -> dict:
@@ -44,7 +50,9 @@ def choose_action(view: dict, level: str = "normal", seed: int | str | None = No
             from games.bots import rami
             return rami.act(view, level, rng)
     except Exception:  # noqa: BLE001 - a bot must always answer (contract)
-        pass
+        if STRICT:
+            raise
+        log.exception("bot planning failed (%s, %s); playing the safe action", view.get("ruleset"), level)
     return safe_action(view)
 
 

@@ -7,12 +7,20 @@ import random
 
 import pytest
 
+import games.bots
+
 from games.bots import choose_action
 from games.bots.faces import TileContext
 from games.bots.partition import OBJ_POINTS, OBJ_TILES, best_partition, meld_points, meld_tiles
 from games.bots.solver_okey import best_melds
 from games.engine import api
 from games.engine.tiles import full_set
+
+
+@pytest.fixture(autouse=True)
+def _strict_bots(monkeypatch):
+    """Planning errors fail the test instead of falling back to the safe action."""
+    monkeypatch.setattr(games.bots, "STRICT", True)
 
 
 def okey_position(ruleset, racks, table=(), turn=0, phase="play", discards=None, opened=None,
@@ -187,3 +195,12 @@ def test_okey17_keeps_adding_when_no_discard_is_allowed():
                 break
             p = api.apply(p, act(p, level))
         assert api.is_over(p) and p["result"]["finisher"] == 2, level
+
+
+def test_a_planning_failure_falls_back_to_a_safe_action(monkeypatch):
+    monkeypatch.setattr(games.bots, "STRICT", False)
+    view = api.view(okey_position("okey51", [["R7", "K2", "Y9"]] + OTHERS), 0)
+    view["table"] = [{"id": 1, "owner": 1, "tiles": ["not-a-tile"]}]  # the planner cannot read it
+    assert choose_action(view, "strong") == {"seat": 0, "type": "discard", "tile": "R7"}
+    view["phase"] = "draw"
+    assert choose_action(view, "normal") == {"seat": 0, "type": "draw"}

@@ -11,9 +11,17 @@ import random
 
 import pytest
 
+import games.bots
+
 from games.bots import LEVELS, choose_action
 from games.bots.selfplay import play_round
 from games.engine import api
+
+
+@pytest.fixture(autouse=True)
+def _strict_bots(monkeypatch):
+    """Planning errors fail the test instead of falling back to the safe action."""
+    monkeypatch.setattr(games.bots, "STRICT", True)
 
 FULL = bool(os.environ.get("BOTS_FULL"))
 ROUNDS = {"okey51": 30, "okey17": 30, "rami": 30}

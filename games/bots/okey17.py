@@ -14,10 +14,11 @@ playable on the grown table.
 
 Levels: ``easy`` never takes discards, never swaps, lays only its own melds and
 adds to its own melds, and discards carelessly one time in four among the tiles
-the rules allow; ``normal`` plays everything it can; ``strong`` also lays pairs
-in a pairs player's area (D-12: they pay number × 20), swaps jokers out of
-opponents' melds, keeps a joker to finish with (every amount doubles), and
-avoids feeding the next seat.
+the rules allow; ``normal`` opens as soon as it can (melds, else pairs), takes a
+discard only to open with it, lays and adds everything it can; ``strong`` also
+takes discards into new melds, lays pairs in a pairs player's area (D-12: they
+pay number × 20), swaps jokers out of opponents' melds, keeps near-melds whose
+completing tiles are unseen, and avoids feeding the next seat.
 """
 from __future__ import annotations
 

@@ -250,9 +250,9 @@ def choose_discard(seen: Seen, level: str, rng) -> str:
 def _feed_risk(seen: Seen, code: int) -> float:
     """Strong: how likely the next seat takes this tile (it pays us value × 10).
 
-    Tiles the next seat discarded itself, or whose number neighbours they
-    threw, are safe; tiles near the table's melds or the last tiles they took
-    are risky.
+    Base risk grows with the tile's value; a tile the next seat discarded itself
+    is safe, one next to or of the same number as their discards is safer, and
+    the risk halves while they are unopened (they can only take it to open).
     """
     nxt = seen.next_seat()
     discards = seen.view.get("discards") or []

@@ -1,9 +1,10 @@
 """Shared fixtures for the server tests (tests/games, tests/accounts).
 
-The test command sets DATABASE_URL (PostgreSQL) and REDIS_URL (Redis channel layer).
-Celery: no worker runs in tests; tasks are idempotent by version, so tests call the
-task functions directly. The broker is switched to Celery's in-process `memory://`
-transport so tasks that services schedule do not pile up in the shared Redis.
+The test command sets DATABASE_URL (PostgreSQL) and REDIS_URL (Redis channel layer and
+Celery broker). Celery: no worker runs in tests; tasks are idempotent by version, so
+tests call the task functions directly. The tasks that services schedule go to the real
+Redis broker, into a queue private to this run (`okeysite-test-<pid>`) that no worker
+consumes and that is purged at the end of the session.
 """
 import os
 
@@ -11,7 +12,22 @@ import pytest
 
 from okeysite.celery import app as celery_app
 
-celery_app.conf.broker_url = "memory://"
+TEST_QUEUE = f"okeysite-test-{os.getpid()}"
+celery_app.conf.task_default_queue = TEST_QUEUE
+celery_app.conf.task_default_routing_key = TEST_QUEUE
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_celery_queue():
+    """Purge this run's Celery queue (tasks scheduled by services, never consumed) at the end."""
+    yield
+    if not celery_app.conf.broker_url.startswith("redis"):
+        return
+    with celery_app.connection_for_write() as conn:
+        try:
+            conn.default_channel.queue_purge(TEST_QUEUE)
+        except Exception:  # noqa: BLE001 - the queue may never have been declared
+            pass
 
 
 @pytest.fixture(autouse=True, scope="session")

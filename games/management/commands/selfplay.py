@@ -4,8 +4,9 @@ Plays N rounds from seeds with ``games.bots`` at the given levels (no database:
 the engine is called directly, the ORM is never touched), checks the position
 invariants after every action, and prints per level the mean score per round
 (``api.round_totals``: end-of-round amount + in-round penalties) with its 95 %
-confidence interval, the opening rate, the penalty rate and decision time
-percentiles.  Progress goes to stderr as one updating line.
+confidence interval, the opening rate, the penalty rate (share of seat-rounds
+with an in-round penalty) and decision CPU-time percentiles.  Progress goes to
+stderr as one updating line.
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from games.engine.api import RULESETS
 
 class Command(BaseCommand):
     help = "Play computer-only rounds and print per-level results (no database)."
+    requires_system_checks = []  # pure engine: nothing the checks guard is used
 
     def add_arguments(self, parser):
         parser.add_argument("--ruleset", required=True, choices=RULESETS)

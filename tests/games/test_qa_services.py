@@ -36,6 +36,7 @@ def test_team_standings_rank_by_team_totals():
 
 
 def test_each_computer_has_its_own_seat_numbered_name_in_the_language(alice):
+    translation.activate("en")
     table = services.create_table(alice, "okey51", {}, mode="solo", bot_level="easy")
     _v, view, _s = services.snapshot(table.pk, alice)
     names = [p["name"] for p in view["players"][1:]]

@@ -1,0 +1,138 @@
+"""QA fixes on the pages: per-ruleset lobby options (issue 3), teams, can_join (issue 5), the
+match page's move log in words with the verifiable deals (issue 6), favicon (issue 12)."""
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Game, Move, Round, Table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BASE = {"mode": "solo", "move_time": "30", "bot_level": "easy"}
+
+
+def test_the_lobby_offers_the_three_rulesets_with_their_own_options(client, alice):
+    client.force_login(alice)
+    page = client.get("/").content.decode()
+    for ruleset in ("okey51", "okey17", "rami"):
+        assert f'value="{ruleset}"' in page
+    for field in ("play", "rami_length", "rami_target", "joker_value", "double_one_turn"):
+        assert f'name="{field}"' in page
+    assert 'data-rulesets="rami"' in page and 'data-rulesets="okey51"' in page
+
+
+@pytest.mark.parametrize("post, ruleset, options", [
+    ({"ruleset": "okey51", "play": "teams", "rounds": "3", "doubling": "on"}, "okey51",
+     {"doubling": True, "teams": True, "rounds": 3}),
+    ({"ruleset": "okey17", "play": "teams", "rounds": "3"}, "okey17", {"rounds": 7}),
+    ({"ruleset": "rami", "rami_length": "target", "rami_target": "300", "joker_value": "50",
+      "double_one_turn": "on", "play": "teams"}, "rami",
+     {"rounds": None, "target": 300, "joker_value": 50, "double_one_turn": True}),
+    ({"ruleset": "rami", "rami_length": "rounds", "rami_rounds": "2", "joker_value": "30"}, "rami",
+     {"rounds": 2, "target": None, "joker_value": 30, "double_one_turn": False}),
+    ({"ruleset": "rami", "rami_length": "official"}, "rami",
+     {"rounds": None, "target": None, "joker_value": 30, "double_one_turn": False}),
+])
+def test_each_ruleset_gets_only_its_options(client, alice, post, ruleset, options):
+    client.force_login(alice)
+    response = client.post(reverse("table_create"), dict(BASE, **post))
+    table = Table.objects.get()
+    assert response.status_code == 302 and table.ruleset == ruleset and table.options == options
+    assert table.status == Table.Status.PLAYING
+
+
+@pytest.mark.parametrize("post", [
+    {"ruleset": "rami", "rami_length": "target"},  # no target score
+    {"ruleset": "rami", "rami_length": "rounds", "rami_rounds": "0"},
+    {"ruleset": "rami", "joker_value": "40"},
+    {"ruleset": "okey51", "rounds": "2"},
+])
+def test_bad_per_ruleset_options_create_nothing(client, alice, post):
+    client.force_login(alice)
+    client.post(reverse("table_create"), dict(BASE, **post))
+    assert not Table.objects.exists()
+
+
+def test_the_rulesets_come_from_the_environment_list(client, alice, settings):
+    settings.OKEY_RULESETS = ["okey17"]
+    client.force_login(alice)
+    page = client.get("/").content.decode()
+    assert 'value="okey17"' in page and 'value="rami"' not in page
+    client.post(reverse("table_create"), dict(BASE, ruleset="rami"))
+    assert not Table.objects.exists()
+
+
+def test_take_a_seat_only_while_a_seat_is_free(client, alice, bob, carol, make_user):
+    dave, erin = make_user("dave"), make_user("erin")
+    table = services.create_table(alice, "okey51", {}, mode="online")
+    client.force_login(dave)
+    assert client.get(reverse("table", args=[table.pk])).context["can_join"] is True
+    for user in (bob, carol):
+        services.join_table(user, table.pk)
+    services.join_table(dave, table.pk)
+    client.force_login(erin)
+    assert client.get(reverse("table", args=[table.pk])).context["can_join"] is False
+
+
+def test_the_favicon_is_linked_and_served(client):
+    page = client.get("/").content.decode()
+    assert 'rel="icon"' in page and "favicon.svg" in page
+
+
+def scripted_round_table(alice, bob):
+    """An online okey51 table (alice seat 0, bob seat 1) played through the scripted round
+    of test_penalty_events."""
+    from tests.games.test_penalty_events import OKEY51, SCRIPT
+
+    table = services.create_table(alice, "okey51", {"rounds": 1}, mode="online", move_time=30)
+    services.join_table(bob, table.pk, seat_index=1)
+    services.start_match(alice, table.pk)
+    game = Game.objects.get(table=table)
+    Round.objects.filter(pk=game.round_id).update(initial_position=OKEY51)
+    Game.objects.filter(pk=game.pk).update(position=OKEY51)
+    for action in SCRIPT:
+        user = alice if action["seat"] == 0 else bob
+        version = Game.objects.get(pk=game.pk).version
+        assert services.submit_action(user, table.pk, {k: v for k, v in action.items() if k != "seat"}, version).ok
+    return table
+
+
+def test_the_match_page_tells_the_moves_in_words_and_how_to_check_the_deal(client, alice, bob):
+    table = scripted_round_table(alice, bob)
+    rnd = Round.objects.get(match__table=table)
+    assert Move.objects.filter(round=rnd).count() == 4
+    client.force_login(alice)
+    page = client.get(reverse("match", args=[table.pk])).content.decode()
+    assert "{&#x27;" not in page and "{'" not in page  # no dict reprs
+    assert "alice added B8 to meld 1" in page and "alice discarded B4" in page
+    assert "bob took the discard, then: bob added B4 to meld 1" in page and "bob discarded K1" in page
+    assert "4 moves" in page
+    assert f"verify_round {rnd.pk}" in page and rnd.seed in page and rnd.commitment in page
+    assert "penalty tile B4: 100" in page and "discard B4 taken by bob: 40" in page
+    assert "Computer 3 · normal" in page and "Computer 4 · normal" in page
+
+
+def test_the_match_page_in_spanish_counts_the_moves(client, alice, bob):
+    table = scripted_round_table(alice, bob)
+    client.force_login(alice)
+    client.cookies["django_language"] = "es"
+    page = client.get(reverse("match", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "4 jugadas" in page and "4 moves" not in page
+
+
+def test_a_refused_move_that_costs_a_penalty_reads_as_refused(alice):
+    from django.utils import translation
+
+    from games.move_text import describe_move
+
+    with translation.override("en"):
+        text = describe_move("bob", {"seat": 1, "type": "open", "melds": [["K10", "K11", "K12"], ["B13", "Y13", "R13"]]},
+                             "below_threshold")
+    assert text == "bob opened with 2 melds (K10 K11 K12 · B13 Y13 R13) — refused: below the threshold"
+
+
+def test_team_tables_show_team_totals_on_the_match_page(client, alice):
+    table = services.create_table(alice, "okey51", {"teams": True}, mode="solo")
+    client.force_login(alice)
+    page = client.get(reverse("match", args=[table.pk])).content.decode()
+    assert "alice + Computer 3 · normal" in page and "Computer 2 · normal + Computer 4 · normal" in page

@@ -118,14 +118,6 @@ class TableMeld:
     wilds: dict | None = None
     pair_face: int = -1
 
-    def points51(self) -> int:
-        """Sum of values (okey51/rami)."""
-        if self.kind == "run":
-            return sum(n if n <= 13 else 1 for n in range(self.lo, self.hi + 1))
-        if self.kind == "group":
-            return self.number * self.size
-        return 2 * (self.pair_face % 13 + 1)
-
 
 def read_meld(ctx: TileContext, tiles: list[str], mid=None, owner=None) -> TableMeld:
     """Read a valid table meld (as the engine stores it) into a :class:`TableMeld`."""

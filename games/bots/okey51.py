@@ -22,20 +22,11 @@ Measured with ``manage.py selfplay`` (see the report in the bots' commit log).
 """
 from __future__ import annotations
 
-from games.bots.faces import WILD, colour_of, fitting_faces, number_of
+from games.bots.faces import WILD, colour_of, number_of
 from games.bots.okey_plan import (closeness, near_value, keep_one, laid_tiles, opening_melds, pair_opening,
-                                  partition, remove, usefulness, value_of, write)
+                                  partition, usefulness, value_of, write)
 from games.bots.partition import OBJ_POINTS, OBJ_TILES, pairs_of
 from games.bots.seen import Seen, meld_accepts
-
-
-HOLD = False
-"""Strong holds melds back while the round is young (``_hold_back``): measured on
-self-play, it did not pay (others' adds cost less than the tiles caught in the rack)."""
-FEED = True
-"""Strong weighs the risk the next seat takes its discard (``_feed_risk``)."""
-POT = True
-"""Strong keeps near-melds whose completing tiles are unseen (``okey_plan.near_value``)."""
 
 
 def act(seen: Seen, level: str, rng) -> dict:
@@ -127,7 +118,7 @@ def _play_phase(seen: Seen, level: str, rng) -> dict:
         if swap is not None:
             return swap
     melds = keep_one(ctx, partition(ctx, rack, OBJ_TILES), len(rack))
-    if melds and not (level == "strong" and _hold_back(seen, melds)):
+    if melds:
         return {"seat": me, "type": "meld", "tiles": write(ctx, melds[:1])[0]}
     used = set()
     for m in melds:
@@ -142,20 +133,6 @@ def _play_phase(seen: Seen, level: str, rng) -> dict:
         if target is not None:
             return {"seat": me, "type": "add", "meld": target, "tile": t}
     return _discard(seen, choose_discard(seen, level, rng))
-
-
-def _hold_back(seen: Seen, melds) -> bool:
-    """Strong: keep melds in the rack while laying them would not finish the round and
-    opponents hold many tiles (each of their adds to our meld costs value × 10)."""
-    left = len(seen.rack) - len(laid_tiles(seen.ctx, melds))
-    if left <= 2:
-        return False
-    counts = seen.view.get("rack_counts") or []
-    pile = seen.view.get("pile_count") or 0
-    # lay when someone is close to finishing (rack sum × 5 is at stake) or the pile runs low
-    if any(c <= 6 for s, c in enumerate(counts) if s != seen.seat) or pile < 20:
-        return False
-    return HOLD
 
 
 def _swap(seen: Seen) -> dict | None:
@@ -218,7 +195,7 @@ def choose_discard(seen: Seen, level: str, rng) -> str:
     dup = Counter(rack)
     pot = {}
     pairs_plan = True
-    if level == "strong" and POT:
+    if level == "strong":
         pot = near_value(seen, rack, objective)
         pairs_plan = opened == "pairs" or len(pairs_of(seen.ctx, rack)) >= 4
     best = None
@@ -239,7 +216,7 @@ def choose_discard(seen: Seen, level: str, rng) -> str:
             cost += v * 2
         else:
             cost -= v * 6
-        if level == "strong" and code != WILD and FEED:
+        if level == "strong" and code != WILD:
             cost += _feed_risk(seen, code)
         key = (cost, t)
         if best is None or key < best:

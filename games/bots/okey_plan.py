@@ -148,12 +148,6 @@ def usefulness(seen, rack: list[str], objective: str) -> dict:
     return out
 
 
-def pair_usefulness(seen, rack: list[str]) -> dict:
-    """Per distinct tile: 1 when it is in a pair of identical tiles in the rack."""
-    cnt = Counter(rack)
-    return {t: (1 if cnt[t] >= 2 else 0) for t in cnt}
-
-
 def value_of(seen, tile: str) -> int:
     """Points value of a rack tile (F: its identity; a wild: 0 here, handled apart)."""
     code = seen.ctx.rack_code(tile)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from games.bots.faces import TileContext, face, face_str, number_of
+from games.bots.faces import TileContext, face, number_of
 
 OBJ_TILES = "tiles"
 OBJ_POINTS = "points"
@@ -240,8 +240,3 @@ def pairs_of(ctx: TileContext, rack: list[str]) -> list[tuple]:
         pairs.append(((f, True), (f, True)))
         wilds -= 2
     return pairs
-
-
-def describe(slots) -> str:
-    """Debug text of a slot tuple."""
-    return "-".join(("*" if w else "") + face_str(f) for f, w in slots)

@@ -14,7 +14,7 @@ A turn is one action: ``play`` (the whole new table) or ``draw``.
 """
 from __future__ import annotations
 
-from games.bots.faces import WILD, TileContext, face_str, fitting_faces, read_meld, run_ends
+from games.bots.faces import TileContext, face_str, fitting_faces, read_meld, run_ends
 from games.bots.partition import OBJ_POINTS, OBJ_TILES, search, counts_of, meld_points, meld_tiles
 
 THRESHOLD = 30
@@ -171,4 +171,4 @@ def _checked(table, rack, new_table, placed) -> bool:
     return all(meld_info(list(m))["valid"] for m in new_table)
 
 
-__all__ = ["act", "initial_melds", "lay", "WILD"]
+__all__ = ["act", "initial_melds", "lay"]

@@ -116,3 +116,14 @@ def test_same_view_level_and_seed_give_the_same_action(ruleset):
         for level in LEVELS:
             assert choose_action(v, level, seed=7) == choose_action(dict(v), level, seed=7)
         pos = api.apply(pos, choose_action(v, "easy", seed=step))
+
+
+@pytest.mark.parametrize("ruleset,levels", [
+    ("okey51", ["strong", "easy"]),
+    ("okey17", ["normal", "strong", "easy"]),
+    ("rami", ["strong", "normal", "easy", "normal", "strong", "easy"]),  # 160-tile set, D-1
+])
+def test_other_table_sizes_play_legally(ruleset, levels):
+    for i in range(4):
+        r = play_round(ruleset, f"size-{ruleset}-{i}", levels, first=i % len(levels))
+        assert r.illegal == [] and r.violations == [] and r.end is not None

@@ -205,7 +205,9 @@ def near_value(seen, rack: list[str], objective: str = OBJ_POINTS) -> dict:
             if not need:
                 continue
             avail = min(1.0, sum(unseen(f) for f in need) / 2)
-            pts = na + nb + max(number_of(f) for f in need)
+            pts = max(meld_points(ctx.ruleset, tuple(sorted([(a, False), (b, False), (f, False)],
+                                                             key=lambda s: number_of(s[0]))))
+                      for f in need)
             gain = (pts * 100 + 30) if objective == OBJ_POINTS else (3000 + pts * 10)
             v = gain * avail
             for t in (a, b):

@@ -78,3 +78,23 @@ def test_tables_that_are_not_assisted_mark_nothing(alice):
     table = services.create_table(alice, "okey51", {}, mode="solo", assisted=False)
     _v, view, _s = services.snapshot(table.pk, alice)
     assert "penalty_tiles" not in view
+
+
+def test_a_team_match_is_ranked_and_reported_by_team_totals(alice, client):
+    from tests.games.test_services import play_out
+
+    table = services.create_table(alice, "okey51", {"teams": True, "rounds": 1}, mode="solo", bot_level="easy")
+    table.seats.filter(index=0).update(autoplay=True)  # the computer plays alice's turns too
+    game = play_out(table)
+    match = game.match
+    match.refresh_from_db()
+    teams = [match.totals[0] + match.totals[2], match.totals[1] + match.totals[3]]
+    assert match.standings == services.match_standings(table, match.totals)
+    best = min((0, 1), key=lambda t: (teams[t], t))
+    assert {match.standings[0] % 2, match.standings[1] % 2} == {best}  # the winning team first
+    _v, view, _s = services.snapshot(table.pk, alice)
+    assert view["team_totals"] == teams and view["round_end"]["team_totals"] == teams
+    client.force_login(alice)
+    translation.activate("en")
+    page = client.get(f"/table/{table.pk}/match/").content.decode()
+    assert "Team totals" in page and f'<td class="num">{teams[best]}</td>' in page

@@ -24,10 +24,14 @@ def _private_celery_queue():
     if not celery_app.conf.broker_url.startswith("redis"):
         return
     with celery_app.connection_for_write() as conn:
+        channel = conn.default_channel
         try:
-            conn.default_channel.queue_purge(TEST_QUEUE)
+            channel.queue_purge(TEST_QUEUE)
+            channel.queue_delete(TEST_QUEUE)
         except Exception:  # noqa: BLE001 - the queue may never have been declared
             pass
+        # kombu's exchange-binding sets for the queue
+        channel.client.delete(f"_kombu.binding.{TEST_QUEUE}", f"_kombu.binding_permanent.{TEST_QUEUE}")
 
 
 @pytest.fixture(autouse=True, scope="session")

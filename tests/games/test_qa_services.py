@@ -98,3 +98,15 @@ def test_a_team_match_is_ranked_and_reported_by_team_totals(alice, client):
     translation.activate("en")
     page = client.get(f"/table/{table.pk}/match/").content.decode()
     assert "Team totals" in page and f'<td class="num">{teams[best]}</td>' in page
+
+
+def test_scheduled_timers_go_to_the_real_broker_in_this_runs_queue(alice, settings):
+    from okeysite.celery import app
+    from tests.conftest import TEST_QUEUE
+
+    if not settings.CELERY_BROKER_URL.startswith("redis"):
+        pytest.skip("REDIS_URL is not set: the embedded memory broker is the configuration")
+    with app.connection_for_write() as conn:
+        before = conn.default_channel.client.llen(TEST_QUEUE)
+        services.create_table(alice, "okey51", {}, mode="solo")  # arms alice's move timer on commit
+        assert conn.default_channel.client.llen(TEST_QUEUE) == before + 1

@@ -40,13 +40,16 @@ import functools
 import heapq
 from operator import itemgetter
 
+from games.bots.solver_rami_bound import NEG, ColourBounds
 from games.engine.tiles import COLOURS, JOKER, parse_face, split_wild
 
 OBJECTIVES = ("tiles", "value")
 _TRACE = False  # print the states per cell (profiling)
 MAX_JOKERS = 4  # the 160-tile set's four (D-1); the state fields assume it
 MAX_COPIES = 3
-_DIRECT_GAP = 3  # lost units from which the pass goes straight to the beam's floor
+_DIRECT_GAP = 2  # lost units from which the pass goes straight to the beam's floor
+_RANK_OPT = False
+_WIDE = 4
 _BEAM = 16  # states kept per cell by the heuristic first pass
 _BIG = 1 << 16  # weight of the first objective; the second stays below it
 
@@ -196,15 +199,25 @@ def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
         unit, slack = _BIG + 13, 0
     else:
         unit, slack = _BIG, sum(rack_counts) + jr
-    args = (table_counts, rack_counts, total_jokers, jt, w_joker, w_num, rest)
+    args = (table_counts, rack_counts, total_jokers, jt, w_joker, w_num)
     # Passes with a growing budget of lost weight: a pass keeps only states
     # that can still end within the budget, so the first pass that ends holds
     # the optimum.  A narrow beam pass gives a floor: no budget needs to go
     # below the weight it reached.
-    guess = _search(*args, None, beam=_BEAM)
+    pre = ColourBounds(table_counts, rack_counts, total_jokers, w_num, _options) if _RANK_OPT else None
+    guess = _search(*args, pre, None, beam=_BEAM)
     floor = guess[2] if guess is not None else None
     units = 0
     found = guess if floor == w_max else None  # the beam laid everything: optimal
+    if found is None:
+        bounds = ColourBounds(table_counts, rack_counts, total_jokers, w_num, _options)
+        root = bounds.root(total_jokers)
+        if root == NEG:
+            raise NoSolution("the table's tiles cannot form valid melds")
+        # Most weight any arrangement can reach: the per-colour bound, every joker laid.
+        w_max = min(w_max, root + total_jokers * w_joker)
+        found = guess if floor == w_max else None
+        args += (bounds,)
     # Far below everything laid, budgets would take many passes: try the beam at once.
     direct = floor is not None and w_max - floor >= _DIRECT_GAP * unit
     while found is None:
@@ -225,7 +238,11 @@ def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
     plans = []
     key = best_key
     for kind, where, back in reversed(history):
-        key, plan = back[key]
+        prev = back.get(key)
+        if prev is None:  # the state went through unchanged
+            plan = 0 if kind == "groups" else _IDLE
+        else:
+            key, plan = prev
         plans.append((kind, where, plan))
     plans.reverse()
     new_table = _build(plans)
@@ -281,18 +298,36 @@ def _drop_unplaceable(table_counts, rack_counts, jokers):
                 changed = True
 
 
-def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, rest, threshold, beam=None):
+def _options(cs, t, r_max, n, jl, next1, next2):
+    """A cell's options, most rack copies first, from the shared cache:
+    ``([(rack copies, colour state', group copies, jokers, plan), ...], cache key)``."""
+    ck = (cs, t, r_max, n, jl, next1, next2)
+    found = _OPTIONS.get(ck)
+    if found is None:
+        found = _OPTIONS[ck] = sorted((
+            (r, cs2, g, dj, plan)
+            for (cs2, g, dj), (r, plan) in _cell_options(
+                cs & 7, (cs >> 3) & 7, cs >> 6, t, r_max, n, jl, next1, next2).items()
+        ), key=itemgetter(0), reverse=True)
+    return found, ck
+
+
+def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, bounds, threshold, beam=None):
     """One pass of the cell DP; states whose best ending stays below
     ``threshold`` (None: no bound) are dropped; with ``beam``, only that many
-    best states are kept per cell (a heuristic pass).  Returns ``(final key,
-    history, weight)`` or None when no complete arrangement is within the
-    bound."""
+    best states are kept per cell (a heuristic pass).  ``bounds`` is the
+    position's :class:`~games.bots.solver_rami_bound.ColourBounds`: a state's
+    best ending is its weight, plus each colour's bound from its open runs, plus
+    the free jokers.  Returns ``(final key, history, weight)`` or None when no
+    complete arrangement is within the bound."""
     avail = [t + r for t, r in zip(table_counts, rack_counts)]
     layer = {0: 0}
     history = []  # per step: (kind, cell or number, back dict)
-    cache = _OPTIONS
-    if len(cache) > _OPTIONS_MAX:  # keep a long-running server's memory bounded
-        cache.clear()
+    if len(_OPTIONS) > _OPTIONS_MAX:  # keep a long-running server's memory bounded
+        _OPTIONS.clear()
+    bounded = threshold is not None
+    memo = bounds.memo if bounds is not None else [[{}] * 15] * 4
+    bget = bounds.get if bounds is not None else None
     for n in range(1, 14):
         for c in range(4):
             cell = (n - 1) * 4 + c
@@ -300,54 +335,89 @@ def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, rest, t
             shift = _MISC + c * _CS_BITS
             clear = ~((511 << shift) | 511)
             weight = w_num[n]
-            after = rest[cell + 1]
             next1 = avail[cell + 4] if n < 13 else 0
             next2 = avail[cell + 8] if n < 12 else 0
-            top = r_max * weight
-            bounded = threshold is not None
-            nxt: dict = {}
+            # The other colours' bounds: those before c are past number n.
+            others = [(memo[d][n + 1 if d < c else n], d, n + 1 if d < c else n, _MISC + d * _CS_BITS)
+                      for d in range(4) if d != c]
+            own = memo[c][n + 1]
             back: dict = {}
+            if t or r_max:
+                nxt: dict = {}
+                items = layer.items()
+            else:
+                # An empty cell leaves the states without open runs of the
+                # colour as they are (no entry in `back`): only the others move.
+                mask = 511 << shift
+                items = [(k, layer.pop(k)) for k in [k for k in layer if k & mask]]
+                nxt = layer
             get = nxt.get
             local: dict = {}  # (colour state, jokers free) -> this cell's options
-            for key, w in layer.items():
+            for key, w in items:
                 misc = key & 511
                 jl = total_jokers - (misc & 7)
-                if bounded:
-                    need = threshold - (w + after + jl * w_joker)
-                    if need > top:
-                        continue
-                else:
-                    need = -1
                 cs = (key >> shift) & 511
                 lk = cs | jl << 9
                 opts = local.get(lk)
                 if opts is None:
-                    ck = (cs, t, r_max, n, jl, next1, next2)
-                    found = cache.get(ck)
-                    if found is None:
-                        found = cache[ck] = sorted((
-                            (r, cs2, g, dj, plan)
-                            for (cs2, g, dj), (r, plan) in _cell_options(
-                                cs & 7, (cs >> 3) & 7, cs >> 6, t, r_max, n, jl, next1, next2).items()
-                        ), key=itemgetter(0), reverse=True)
-                    opts = local[lk] = [
-                        (r * weight, cs2 << shift, g << 3 | dj, r * weight + dj * w_joker, plan)
-                        for r, cs2, g, dj, plan in found
-                    ]
+                    found, _ = _options(cs, t, r_max, n, jl, next1, next2)
+                    if bounds is None:
+                        opts = local[lk] = [
+                            (r * weight, cs2 << shift, g << 3 | dj, r * weight + dj * w_joker, plan)
+                            for r, cs2, g, dj, plan in found]
+                        if not opts:
+                            continue
+                        ranked = None
+                    else:
+                        ranked = []
+                if opts is None:
+                    for r, cs2, g, dj, plan in found:
+                        b = own.get(cs2 | (jl - dj) << 9)
+                        if b is None:
+                            b = bget(c, n + 1, cs2, jl - dj)
+                        if b > NEG:
+                            ranked.append((r * weight + b, cs2 << shift, g << 3 | dj,
+                                           r * weight + dj * w_joker, plan))
+                    ranked.sort(key=itemgetter(0), reverse=True)
+                    opts = local[lk] = ranked
+                    if not ranked:
+                        continue
+                elif not opts:
+                    continue
+                if bounded:
+                    need = threshold - w - jl * w_joker
+                    jk = jl << 9
+                    for d_memo, d, m, sh in others:
+                        dcs = (key >> sh) & 511
+                        b = d_memo.get(dcs | jk)
+                        if b is None:
+                            b = bget(d, m, dcs, jl)
+                        need -= b
+                    if opts[0][0] < need:
+                        continue
+                else:
+                    need = NEG
                 base = key & clear
                 mb = misc << 5
-                for rw, part, gd, add, plan in opts:
-                    if rw < need:
-                        break  # options come most rack copies first
+                for v, part, gd, add, plan in opts:
+                    if v < need:
+                        break  # options come best bound first
                     nk = base | part | _MISC_NEXT[mb | gd]
                     nw = w + add
                     old = get(nk)
                     if old is None or old < nw:
                         nxt[nk] = nw
                         back[nk] = (key, plan)
-            if beam is not None and len(nxt) > beam:
-                # Rank by the rack weight laid: a joker used early is no gain yet.
-                nxt = dict(heapq.nlargest(beam, nxt.items(), key=_beam_rank(w_joker)))
+            if beam is not None:
+                if c == 3:  # the groups of number n must close
+                    nxt = {k: w for k, w in nxt.items()
+                           if _group_jokers(k >> 5 & 15, k >> 3 & 3, total_jokers - (k & 7))}
+                width = beam if c == 3 else beam * _WIDE
+                if len(nxt) > width:
+                    if _RANK_OPT:
+                        nxt = _beam_cut(nxt, width, bounds, n, c, total_jokers, w_joker)
+                    else:
+                        nxt = dict(heapq.nlargest(width, nxt.items(), key=_beam_rank(w_joker)))
             elif len(nxt) > _PRUNE_FROM:
                 nxt = _undominated(nxt)
             layer = nxt
@@ -356,9 +426,11 @@ def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, rest, t
                 print(n, c, len(layer))
             if not layer:
                 return None
-        # Close the groups of number n.
-        nxt, back = {}, {}
-        for key, w in layer.items():
+        # Close the groups of number n; states with no group tile stay as they are.
+        back = {}
+        items = [(k, layer.pop(k)) for k in [k for k in layer if k & 504]]
+        nxt = layer
+        for key, w in items:
             misc = key & 511
             used = misc & 7
             s_g, mg = misc >> 5, (misc >> 3) & 3
@@ -388,6 +460,28 @@ def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, rest, t
     if best_key is None:
         return None
     return best_key, history, best_w
+
+
+def _beam_cut(layer, beam, bounds, n, c, total_jokers, w_joker):
+    """The ``beam`` states of ``layer`` (after cell (n, c)) with the best
+    optimistic ending: weight + each colour's bound + free jokers, then the
+    rack weight laid (a joker used early is no gain yet)."""
+    bget = bounds.get
+    ranked = []
+    rank = _beam_rank(w_joker)
+    for key, w in layer.items():
+        used = key & 7
+        jl = total_jokers - used
+        total = w + jl * w_joker
+        for d in range(4):
+            total += bget(d, n + 1 if d <= c else n, (key >> (_MISC + d * _CS_BITS)) & 511, jl)
+        if total > NEG // 2:
+            if _RANK_OPT:
+                ranked.append((total, w - used * w_joker, key, w))
+            else:
+                ranked.append((rank((key, w)), 0, key, w))
+    ranked.sort(reverse=True)
+    return {key: w for _, _, key, w in ranked[:beam]}
 
 
 def _beam_rank(w_joker):
@@ -450,6 +544,7 @@ for _misc in range(512):
             if _s + _g < 16 and _u + _dj < 8:
                 _MISC_NEXT[_misc << 5 | _g << 3 | _dj] = (_s + _g) << 5 | max(_mg, _g) << 3 | (_u + _dj)
 
+_IDLE = (0, 0, 0, 0, 0, 0, 0, 0)  # a cell's plan that lays nothing and has no open run
 _OPTIONS_MAX = 200_000
 _OPTIONS: dict = {}  # (colour state, table, rack copies, number, jokers free, next two) -> options
 

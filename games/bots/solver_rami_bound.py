@@ -1,0 +1,120 @@
+"""Upper bound for the rami solver's branch and bound: one colour at a time.
+
+RULES.md §2, §5.  :mod:`games.bots.solver_rami` walks the cells (number,
+colour) in order; to drop a state early it needs an upper bound on the rack
+weight the remaining cells can still lay.  This module relaxes the problem per
+colour: the runs of one colour are followed exactly (its open runs by length,
+short runs must be fed, jokers in and in front of runs), while groups are only
+capped: a cell can give at most ``min(copies, (tiles of the other colours at
+that number + jokers) // 2, (tiles at that number + jokers) // 3)`` tiles to
+groups (each group holding the cell needs two tiles of other colours, and
+three tiles in all).  Every colour may use all the free jokers.  Any real
+arrangement projects onto one relaxed arrangement per colour, so the sum over
+the colours bounds the real optimum from above (jokers are counted apart).
+
+:class:`ColourBounds` fills its tables lazily (only for the run states the
+search meets) and is valid for one position.
+"""
+from __future__ import annotations
+
+NEG = -(1 << 60)  # no arrangement: below any real weight, even summed four times
+_RELAXED: dict = {}  # (options key, group cap) -> ((rack copies, colour state', jokers), ...)
+_RELAXED_MAX = 100_000
+
+
+def group_caps(avail: list[int], total_jokers: int) -> list[int]:
+    """Per cell (``(number - 1) * 4 + colour``), the most copies groups can hold.
+
+    Args:
+        avail: tiles available per cell (table + rack copies).
+        total_jokers: jokers on the table and the rack.
+    Returns:
+        52 caps (copies); see the module docstring.
+    """
+    caps = [0] * 52
+    for n in range(13):
+        row = avail[n * 4:n * 4 + 4]
+        total = sum(row)
+        for c in range(4):
+            others = total - row[c]
+            caps[n * 4 + c] = min(row[c], (others + total_jokers) // 2, (total + total_jokers) // 3)
+    return caps
+
+
+def relaxed_options(options: list, key: tuple, cap: int) -> tuple:
+    """A cell's options (``(rack copies, colour state', group copies, jokers,
+    plan)`` from the solver) with at most ``cap`` copies in groups, reduced to
+    the best rack copies per ``(colour state', jokers)``; cached by ``key``."""
+    ck = (key, cap)
+    found = _RELAXED.get(ck)
+    if found is None:
+        if len(_RELAXED) > _RELAXED_MAX:  # keep a long-running server's memory bounded
+            _RELAXED.clear()
+        best: dict = {}
+        for r, cs2, g, dj, _plan in options:
+            if g <= cap:
+                k = (cs2, dj)
+                if best.get(k, -1) < r:
+                    best[k] = r
+        found = _RELAXED[ck] = tuple((r, cs2, dj) for (cs2, dj), r in best.items())
+    return found
+
+
+class ColourBounds:
+    """Lazily built per-colour bounds for one position.
+
+    Args:
+        table_counts, rack_counts: copies per cell on the table / rack.
+        total_jokers: jokers in play (table + rack).
+        w_num: weight of one rack tile per number (index 1..13).
+        options: ``options(cs, t, r_max, n, jl, next1, next2) -> (list, key)``,
+            the solver's cached option list of a cell and its cache key.
+    """
+
+    def __init__(self, table_counts, rack_counts, total_jokers, w_num, options):
+        self.table = table_counts
+        self.rack = rack_counts
+        self.avail = [t + r for t, r in zip(table_counts, rack_counts)]
+        self.caps = group_caps(self.avail, total_jokers)
+        self.w_num = w_num
+        self.options = options
+        # memo[c][m]: (colour state | free jokers << 9) -> bound
+        self.memo = [[{} for _ in range(15)] for _ in range(4)]
+
+    def get(self, c: int, m: int, cs: int, jl: int) -> int:
+        """Most rack weight colour ``c`` can still lay at numbers ``m..13``,
+        entering number ``m`` with open runs ``cs`` (packed as in the solver)
+        and ``jl`` free jokers; :data:`NEG` when the runs cannot be finished."""
+        memo = self.memo[c][m]
+        k = cs | jl << 9
+        v = memo.get(k)
+        if v is None:
+            v = memo[k] = self._compute(c, m, cs, jl)
+        return v
+
+    def _compute(self, c, m, cs, jl):
+        if m == 14:
+            return 0 if not cs & 63 else NEG  # runs shorter than 3 are not melds
+        cell = (m - 1) * 4 + c
+        avail = self.avail
+        next1 = avail[cell + 4] if m < 13 else 0
+        next2 = avail[cell + 8] if m < 12 else 0
+        opts, key = self.options(cs, self.table[cell], self.rack[cell], m, jl, next1, next2)
+        weight = self.w_num[m]
+        best = NEG
+        get = self.get
+        for r, cs2, dj in relaxed_options(opts, key, self.caps[cell]):
+            v = r * weight + get(c, m + 1, cs2, jl - dj)
+            if v > best:
+                best = v
+        return best if best > NEG // 2 else NEG
+
+    def root(self, total_jokers: int) -> int:
+        """Upper bound on the rack weight of the whole position (jokers apart)."""
+        total = 0
+        for c in range(4):
+            b = self.get(c, 1, 0, total_jokers)
+            if b <= NEG // 2:
+                return NEG
+            total += b
+        return total

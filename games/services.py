@@ -112,7 +112,7 @@ def _lock_game_by_id(game_id):
 
 
 def _seats(table):
-    return list(Seat.objects.filter(table=table).select_related("user", "user__player_settings").order_by("index"))
+    return list(Seat.objects.filter(table=table).select_related("user", "user__player_settings", "table").order_by("index"))
 
 
 def _bot_seed(round_seed, version, seat):

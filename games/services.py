@@ -591,6 +591,38 @@ def next_round(game_id, version):
         return True
 
 
+def close_table(table_id, reason, by=None):
+    """Close a table (open or playing) for moderation: no more moves, timers stop.
+
+    Args: `table_id` (int), `reason` (str, required: logged and shown to the table's
+    players as a chat line), `by` (the staff user or None). A finished match stays finished
+    (and rated); an unfinished one is never rated. Returns True when the table was closed
+    now, False when it was already finished or closed. Raises ValueError on an empty
+    reason, ServiceError("not_found").
+    """
+    if not (reason or "").strip():
+        raise ValueError("closing a table needs a reason")
+    with transaction.atomic():
+        game = _lock_game(table_id)
+        table = game.table
+        if table.status in (Table.Status.FINISHED, Table.Status.CLOSED):
+            return False
+        table.status = Table.Status.CLOSED
+        table.save(update_fields=["status"])
+        game.deadline = None
+        game.deadline_kind = Game.Deadline.NONE
+        game.version += 1
+        game.save(update_fields=["deadline", "deadline_kind", "version"])
+        log.info("table %s closed by %s: %s", table_id, by, reason)
+        _after_commit_broadcast(table.pk, game.version, refresh=True)
+        _after_commit_lobby()
+    if by is not None:
+        from games.chat import system_line
+
+        system_line(table_id, by, reason)
+    return True
+
+
 def set_connected(user, table_id, connected, origin=None):
     """Count a socket of `user` at the table opening (`connected` True) or closing.
 

@@ -19,13 +19,18 @@ def lobby(request):
     """Home page: create-table form, open online tables (live via /ws/lobby/), my tables."""
     mine = []
     finished = []
+    initial = {}
     if request.user.is_authenticated:
+        from accounts.player_settings import PlayerSettings
+
+        initial = {key: value for key, value in PlayerSettings.for_user(request.user).table_defaults.items()
+                   if key in CreateTableForm.base_fields}
         active = Q(status__in=[Table.Status.OPEN, Table.Status.PLAYING])
         mine = Table.objects.filter(active, seats__user=request.user).distinct().order_by("-created")[:20]
         finished = (Table.objects.filter(status=Table.Status.FINISHED, seats__user=request.user)
                     .distinct().order_by("-created")[:10])
     return render(request, "games/lobby.html", {
-        "form": CreateTableForm(),
+        "form": CreateTableForm(initial=initial),
         "open_tables": services.open_tables(),
         "my_tables": mine,
         "finished_tables": finished,

@@ -136,3 +136,16 @@ def test_team_tables_show_team_totals_on_the_match_page(client, alice):
     client.force_login(alice)
     page = client.get(reverse("match", args=[table.pk])).content.decode()
     assert "alice + Computer 3 · normal" in page and "Computer 2 · normal + Computer 4 · normal" in page
+
+
+@pytest.mark.django_db
+def test_the_lobby_form_starts_from_the_players_default_table_options(client, alice):
+    from accounts.player_settings import PlayerSettings
+
+    settings_row = PlayerSettings.for_user(alice)
+    settings_row.table_defaults = {"ruleset": "rami", "move_time": 60, "assisted": True, "bot_level": "strong"}
+    settings_row.save()
+    client.force_login(alice)
+    form = client.get("/").context["form"]
+    assert form.initial == {"ruleset": "rami", "move_time": 60, "assisted": True, "bot_level": "strong"}
+    assert 'value="rami" selected' in form["ruleset"].as_widget()

@@ -28,6 +28,8 @@ from games.bots.okey_plan import (closeness, near_value, keep_one, laid_tiles, o
 from games.bots.partition import OBJ_POINTS, OBJ_TILES, pairs_of
 from games.bots.seen import Seen, meld_accepts
 
+PAIRS_TO_OPEN = 5
+"""At least five pairs open without a points threshold (RULES.md §3)."""
 
 def act(seen: Seen, level: str, rng) -> dict:
     """The next action for ``seen.seat`` (RULES.md §3, §7 action dicts with ``seat``)."""
@@ -60,7 +62,7 @@ def take_plan(seen: Seen, level: str) -> dict | None:
         melds = opening_melds(ctx, rack2, threshold, must=tile)
         if melds is not None:
             return {"type": "open", "melds": write(ctx, melds)}
-        pairs = pair_opening(ctx, rack2, _pairs_needed(seen, level), must=tile)
+        pairs = pair_opening(ctx, rack2, PAIRS_TO_OPEN, must=tile)
         if pairs is not None:
             return {"type": "open", "melds": write(ctx, pairs)}
         return None
@@ -85,10 +87,6 @@ def take_plan(seen: Seen, level: str) -> dict | None:
     return None
 
 
-def _pairs_needed(seen: Seen, level: str) -> int:
-    return 5
-
-
 # ----------------------------------------------------------------------------- play
 
 def _play_phase(seen: Seen, level: str, rng) -> dict:
@@ -103,7 +101,7 @@ def _play_phase(seen: Seen, level: str, rng) -> dict:
         if melds is not None:
             return {"seat": me, "type": "open", "melds": write(ctx, melds)}
         if level != "easy":
-            pairs = pair_opening(ctx, rack, _pairs_needed(seen, level))
+            pairs = pair_opening(ctx, rack, PAIRS_TO_OPEN)
             if pairs is not None:
                 return {"seat": me, "type": "open", "melds": write(ctx, pairs)}
         return _discard(seen, choose_discard(seen, level, rng))
@@ -120,14 +118,10 @@ def _play_phase(seen: Seen, level: str, rng) -> dict:
     melds = keep_one(ctx, partition(ctx, rack, OBJ_TILES), len(rack))
     if melds:
         return {"seat": me, "type": "meld", "tiles": write(ctx, melds[:1])[0]}
-    used = set()
-    for m in melds:
-        used.update(laid_tiles(ctx, [m]))
+    # no meld left in the rack: add single tiles, highest first (they would cost value × 5)
     for t in sorted(set(rack), key=lambda t: -value_of(seen, t)):
         code = ctx.rack_code(t)
-        if code == WILD or len(rack) < 2:
-            continue
-        if t in used and rack.count(t) <= laid_tiles(ctx, melds).count(t):
+        if code == WILD:
             continue
         target = _add_target(seen, code, allow_others=(level != "easy"))
         if target is not None:

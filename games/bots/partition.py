@@ -39,6 +39,8 @@ def meld_points(ruleset: str, slots) -> int:
 
 
 def _value(ruleset: str, objective: str, slots) -> int:
+    """Additive meld value: tiles first (``OBJ_TILES``) or points first; a wild used
+    costs a hair, so a real tile is preferred where both fit."""
     pts = meld_points(ruleset, slots)
     if objective == OBJ_TILES:
         return len(slots) * 1000 + pts * 10 - sum(1 for _, w in slots if w)
@@ -93,13 +95,13 @@ def _emit(out, slots, used_w, wilds, c, n):
         if n - k < 1:
             break
         full = [(face(c, n - i), True) for i in range(k, 0, -1)] + slots
-        if len(full) >= 3 and len(full) <= 13:
-            # trailing wilds only when nothing real follows is fine; drop runs ending in a wild
-            # that add nothing but a wild at the top when a low wild would score less (kept both)
+        if 3 <= len(full) <= 13:
             out.append(tuple(full))
 
 
 def _group_candidates(counts, wilds, c, n):
+    """Groups of number n holding colour c's tile, other colours only above c (lower
+    colours of n are already used up in the search order), wilds for missing colours."""
     out = []
     others = [c2 for c2 in range(c + 1, 4) if counts[face(c2, n)] > 0]
     m = len(others)

@@ -133,6 +133,15 @@ def test_a_joker_discard_costs_the_base_of_the_okey_colour():
         assert err.code == "joker_discard" and penalties(err.position) == [base, 0, 0, 0]
 
 
+def test_a_discard_is_forced_through_with_its_penalty_when_every_tile_would_be_refused():
+    # B8 and B4 both fit B5-B6-B7, R6 is the okey: no tile may be discarded, so the turn
+    # could never end; the discard goes through and its penalty stays (rules-notes.md).
+    p = pos(["B8", "B4", "R6"], opened=["melds", "melds", "no", "no"], table=[(1, ["B5", "B6", "B7"])])
+    p = play(p, {"seat": 0, "type": "discard", "tile": "B8"})
+    assert p["turn"] == 1 and p["seats"][0]["rack"] == ["B4", "R6"]
+    assert p["discards"][0][-1] == "B8" and penalties(p) == [100, 0, 0, 0]
+
+
 def test_a_final_joker_discard_doubles_every_amount():
     p = pos(["R6"], opened=["melds", "melds", "no", "pairs"], others=[["K1", "K2", "K3"], ["B1"], ["Y1", "Y2"]])
     p = play(p, {"seat": 0, "type": "discard", "tile": "R6"})

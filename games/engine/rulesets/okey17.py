@@ -142,7 +142,10 @@ class Okey17(OkeyRuleset):
 
     def check_discard(self, original: dict, st: dict, seat: int, tile: str) -> None:
         """Refuse a joker discard (base, ×2 pairs) or a playable discard (100, 200
-        pairs); the penalty stays (IllegalAction.position).  RULES.md §4, D-17."""
+        pairs); the penalty stays (IllegalAction.position).  RULES.md §4, D-17.
+
+        When every rack tile would be refused the discard is accepted with its penalty,
+        so a turn can always end (a forced discard; docs/rules-notes.md)."""
         pairs = st["seats"][seat]["opened"] == "pairs"
         if tile == self.okey(st):
             code, cost = "joker_discard", base_of(st["indicator"])
@@ -151,6 +154,11 @@ class Okey17(OkeyRuleset):
         else:
             return
         st["seats"][seat]["penalty"] += cost * (2 if pairs else 1)
+        rack = st["seats"][seat]["rack"]
+        if all(self.discard_penalised(st, seat, other) for other in rack):
+            # Every tile would be refused: the turn could never end (RULES.md is silent).
+            # The discard goes through with its penalty — docs/rules-notes.md, "forced discard".
+            return
         raise IllegalAction(code, position=st)
 
     def discard_penalised(self, pos: dict, seat: int, tile: str) -> bool:

@@ -1,12 +1,11 @@
 """Every bot decision, on positions reached by self-play from random seeds, is
 accepted by the engine; the bots see only their seat's view (docs/engine-api.md).
 
-The default run costs a few thousand decisions per ruleset.  Set BOTS_FULL=1 for
-the long run (10,000+ decisions per ruleset); the ``selfplay`` command covers more.
+Issue 4 asks for 10,000 decisions per ruleset in every CI run (about 10 s a ruleset
+here); the ``selfplay`` command covers more.
 """
 from __future__ import annotations
 
-import os
 import random
 
 import pytest
@@ -23,8 +22,6 @@ def _strict_bots(monkeypatch):
     """Planning errors fail the test instead of falling back to the safe action."""
     monkeypatch.setattr(games.bots, "STRICT", True)
 
-FULL = bool(os.environ.get("BOTS_FULL"))
-ROUNDS = {"okey51": 30, "okey17": 30, "rami": 30}
 SEATINGS = [
     ["strong", "normal", "easy", "normal"],
     ["easy", "easy", "strong", "strong"],
@@ -46,14 +43,7 @@ def _rounds(ruleset: str, rounds: int, tag: str):
 
 
 @pytest.mark.parametrize("ruleset", api.RULESETS)
-def test_every_bot_action_is_accepted_on_self_play_positions(ruleset):
-    decisions = _rounds(ruleset, ROUNDS[ruleset], "legal")
-    assert decisions > 1500
-
-
-@pytest.mark.skipif(not FULL, reason="long run: set BOTS_FULL=1")
-@pytest.mark.parametrize("ruleset", api.RULESETS)
-def test_ten_thousand_decisions_are_accepted(ruleset):
+def test_ten_thousand_bot_decisions_are_accepted_by_the_engine(ruleset):
     assert _rounds(ruleset, 150, "full") >= 10_000
 
 

@@ -48,8 +48,8 @@ _TRACE = False  # print the states per cell (profiling)
 MAX_JOKERS = 4  # the 160-tile set's four (D-1); the state fields assume it
 MAX_COPIES = 3
 _DIRECT_GAP = 2  # lost units from which the pass goes straight to the beam's floor
-_RANK_OPT = False
-_WIDE = 4
+_BEAM2 = 0  # states kept per cell by the second, bound-ranked beam
+_WIDE = 1
 _BEAM = 16  # states kept per cell by the heuristic first pass
 _BIG = 1 << 16  # weight of the first objective; the second stays below it
 
@@ -204,8 +204,7 @@ def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
     # that can still end within the budget, so the first pass that ends holds
     # the optimum.  A narrow beam pass gives a floor: no budget needs to go
     # below the weight it reached.
-    pre = ColourBounds(table_counts, rack_counts, total_jokers, w_num, _options) if _RANK_OPT else None
-    guess = _search(*args, pre, None, beam=_BEAM)
+    guess = _search(*args, None, None, beam=_BEAM)
     floor = guess[2] if guess is not None else None
     units = 0
     found = guess if floor == w_max else None  # the beam laid everything: optimal
@@ -218,6 +217,13 @@ def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
         w_max = min(w_max, root + total_jokers * w_joker)
         found = guess if floor == w_max else None
         args += (bounds,)
+        if found is None and _BEAM2:
+            # A second beam ranked by the bound: a better floor turns the last
+            # pass into a cheap proof.
+            second = _search(*args, None, beam=_BEAM2)
+            if second is not None and (floor is None or second[2] > floor):
+                guess, floor = second, second[2]
+                found = guess if floor == w_max else None
     # Far below everything laid, budgets would take many passes: try the beam at once.
     direct = floor is not None and w_max - floor >= _DIRECT_GAP * unit
     while found is None:
@@ -352,7 +358,9 @@ def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, bounds,
                 items = [(k, layer.pop(k)) for k in [k for k in layer if k & mask]]
                 nxt = layer
             get = nxt.get
-            local: dict = {}  # (colour state, jokers free) -> this cell's options
+            # (colour state, jokers free) -> this cell's options; the bounded
+            # passes of one position share them.
+            local: dict = {} if bounds is None else bounds.lists[cell]
             for key, w in items:
                 misc = key & 511
                 jl = total_jokers - (misc & 7)
@@ -414,7 +422,7 @@ def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, bounds,
                            if _group_jokers(k >> 5 & 15, k >> 3 & 3, total_jokers - (k & 7))}
                 width = beam if c == 3 else beam * _WIDE
                 if len(nxt) > width:
-                    if _RANK_OPT:
+                    if bounds is not None:
                         nxt = _beam_cut(nxt, width, bounds, n, c, total_jokers, w_joker)
                     else:
                         nxt = dict(heapq.nlargest(width, nxt.items(), key=_beam_rank(w_joker)))
@@ -468,7 +476,6 @@ def _beam_cut(layer, beam, bounds, n, c, total_jokers, w_joker):
     rack weight laid (a joker used early is no gain yet)."""
     bget = bounds.get
     ranked = []
-    rank = _beam_rank(w_joker)
     for key, w in layer.items():
         used = key & 7
         jl = total_jokers - used
@@ -476,10 +483,7 @@ def _beam_cut(layer, beam, bounds, n, c, total_jokers, w_joker):
         for d in range(4):
             total += bget(d, n + 1 if d <= c else n, (key >> (_MISC + d * _CS_BITS)) & 511, jl)
         if total > NEG // 2:
-            if _RANK_OPT:
-                ranked.append((total, w - used * w_joker, key, w))
-            else:
-                ranked.append((rank((key, w)), 0, key, w))
+            ranked.append((total, w - used * w_joker, key, w))
     ranked.sort(reverse=True)
     return {key: w for _, _, key, w in ranked[:beam]}
 

@@ -22,40 +22,34 @@ _RELAXED: dict = {}  # (options key, group cap) -> ((rack copies, colour state',
 _RELAXED_MAX = 100_000
 
 
-def group_caps(avail: list[int], total_jokers: int) -> list[int]:
-    """Per cell (``(number - 1) * 4 + colour``), the most copies groups can hold.
-
-    Args:
-        avail: tiles available per cell (table + rack copies).
-        total_jokers: jokers on the table and the rack.
-    Returns:
-        52 caps (copies); see the module docstring.
-    """
-    caps = [0] * 52
-    for n in range(13):
-        row = avail[n * 4:n * 4 + 4]
-        total = sum(row)
-        for c in range(4):
-            others = total - row[c]
-            caps[n * 4 + c] = min(row[c], (others + total_jokers) // 2, (total + total_jokers) // 3)
-    return caps
-
-
-def relaxed_options(options: list, key: tuple, cap: int) -> tuple:
+def relaxed_options(options: list, key: tuple, others: int, total: int, jl: int) -> tuple:
     """A cell's options (``(rack copies, colour state', group copies, jokers,
-    plan)`` from the solver) with at most ``cap`` copies in groups, reduced to
-    the best rack copies per ``(colour state', jokers)``; cached by ``key``."""
-    ck = (key, cap)
+    plan)`` from the solver) as the colour sees them alone, reduced to the best
+    rack copies per ``(colour state', jokers)``; cached by ``key``.
+
+    ``g`` copies in groups need ``g`` different groups, each with two members of
+    other colours: ``others`` real tiles of the other colours at the number can
+    fill at most ``others`` of those places, jokers the rest, so the option
+    costs ``max(0, 2g - others)`` more jokers (of the ``jl`` free); and the ``g``
+    groups hold at least ``3g`` of the ``total`` real tiles and jokers.
+    """
+    ck = (key, others, total)
     found = _RELAXED.get(ck)
     if found is None:
         if len(_RELAXED) > _RELAXED_MAX:  # keep a long-running server's memory bounded
             _RELAXED.clear()
         best: dict = {}
         for r, cs2, g, dj, _plan in options:
-            if g <= cap:
+            if not g:
                 k = (cs2, dj)
-                if best.get(k, -1) < r:
-                    best[k] = r
+            else:
+                extra = 2 * g - others
+                dj2 = dj + extra if extra > 0 else dj
+                if dj2 > jl or 3 * g > total + jl:
+                    continue
+                k = (cs2, dj2)
+            if best.get(k, -1) < r:
+                best[k] = r
         found = _RELAXED[ck] = tuple((r, cs2, dj) for (cs2, dj), r in best.items())
     return found
 
@@ -75,11 +69,13 @@ class ColourBounds:
         self.table = table_counts
         self.rack = rack_counts
         self.avail = [t + r for t, r in zip(table_counts, rack_counts)]
-        self.caps = group_caps(self.avail, total_jokers)
+        avail = self.avail
+        self.totals = [sum(avail[(cell // 4) * 4:(cell // 4) * 4 + 4]) for cell in range(52)]
         self.w_num = w_num
         self.options = options
         # memo[c][m]: (colour state | free jokers << 9) -> bound
         self.memo = [[{} for _ in range(15)] for _ in range(4)]
+        self.lists: list[dict] = [{} for _ in range(52)]  # the solver's ranked options per cell
 
     def get(self, c: int, m: int, cs: int, jl: int) -> int:
         """Most rack weight colour ``c`` can still lay at numbers ``m..13``,
@@ -103,7 +99,8 @@ class ColourBounds:
         weight = self.w_num[m]
         best = NEG
         get = self.get
-        for r, cs2, dj in relaxed_options(opts, key, self.caps[cell]):
+        total = self.totals[cell]
+        for r, cs2, dj in relaxed_options(opts, key, total - avail[cell], total, jl):
             v = r * weight + get(c, m + 1, cs2, jl - dj)
             if v > best:
                 best = v

@@ -425,7 +425,7 @@ def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, bounds,
                     if bounds is not None:
                         nxt = _beam_cut(nxt, width, bounds, n, c, total_jokers, w_joker)
                     else:
-                        nxt = dict(heapq.nlargest(width, nxt.items(), key=_beam_rank(w_joker)))
+                        nxt = _beam_top(nxt, width, w_joker)
             elif len(nxt) > _PRUNE_FROM:
                 nxt = _undominated(nxt)
             layer = nxt
@@ -488,17 +488,15 @@ def _beam_cut(layer, beam, bounds, n, c, total_jokers, w_joker):
     return {key: w for _, _, key, w in ranked[:beam]}
 
 
-def _beam_rank(w_joker):
-    """Beam order: rack weight laid (a joker used early is no gain yet), then
-    flexibility: jokers kept, open runs of 3+, few short runs to feed."""
+def _beam_top(layer, width, w_joker):
+    """The ``width`` best states of ``layer`` for the beam: rack weight laid (a
+    joker used early is no gain yet), then flexibility: jokers kept, open runs
+    of 3+, few short runs to feed."""
     flex = _FLEX
-
-    def rank(kw):
-        key, w = kw
-        used = key & 7
-        return ((w - used * w_joker) << 7) - (used << 2) + flex[(key >> 9) & 511] \
-            + flex[(key >> 18) & 511] + flex[(key >> 27) & 511] + flex[key >> 36]
-    return rank
+    ranked = [(((w - (k & 7) * w_joker) << 7) - ((k & 7) << 2) + flex[(k >> 9) & 511]
+               + flex[(k >> 18) & 511] + flex[(k >> 27) & 511] + flex[k >> 36], k)
+              for k, w in layer.items()]
+    return {k: layer[k] for _, k in heapq.nlargest(width, ranked)}
 
 
 # Flexibility of one colour's open runs: + runs of 3+, - runs still to feed.

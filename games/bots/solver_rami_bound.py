@@ -22,16 +22,17 @@ _RELAXED: dict = {}  # (options key, group cap) -> ((rack copies, colour state',
 _RELAXED_MAX = 100_000
 
 
-def relaxed_options(options: list, key: tuple, others: int, total: int, jl: int) -> tuple:
+def relaxed_options(options: list, key: tuple, others: tuple, total: int, jl: int) -> tuple:
     """A cell's options (``(rack copies, colour state', group copies, jokers,
     plan)`` from the solver) as the colour sees them alone, reduced to the best
     rack copies per ``(colour state', jokers)``; cached by ``key``.
 
     ``g`` copies in groups need ``g`` different groups, each with two members of
-    other colours: ``others`` real tiles of the other colours at the number can
-    fill at most ``others`` of those places, jokers the rest, so the option
-    costs ``max(0, 2g - others)`` more jokers (of the ``jl`` free); and the ``g``
-    groups hold at least ``3g`` of the ``total`` real tiles and jokers.
+    other colours: a colour with ``a`` real tiles at the number (``others``
+    holds the three other colours' counts) fills at most ``min(a, g)`` of those
+    places (one per group), jokers the rest, so the option costs
+    ``max(0, 2g - sum(min(a, g)))`` more jokers (of the ``jl`` free); and the
+    ``g`` groups hold at least ``3g`` of the ``total`` real tiles and jokers.
     """
     ck = (key, others, total)
     found = _RELAXED.get(ck)
@@ -43,7 +44,7 @@ def relaxed_options(options: list, key: tuple, others: int, total: int, jl: int)
             if not g:
                 k = (cs2, dj)
             else:
-                extra = 2 * g - others
+                extra = 2 * g - sum(a if a < g else g for a in others)
                 dj2 = dj + extra if extra > 0 else dj
                 if dj2 > jl or 3 * g > total + jl:
                     continue
@@ -71,6 +72,8 @@ class ColourBounds:
         self.avail = [t + r for t, r in zip(table_counts, rack_counts)]
         avail = self.avail
         self.totals = [sum(avail[(cell // 4) * 4:(cell // 4) * 4 + 4]) for cell in range(52)]
+        # per cell: the other colours' real tiles at its number
+        self.others = [tuple(avail[cell - cell % 4 + d] for d in range(4) if d != cell % 4) for cell in range(52)]
         self.w_num = w_num
         self.options = options
         # memo[c][m]: (colour state | free jokers << 9) -> bound
@@ -100,7 +103,7 @@ class ColourBounds:
         best = NEG
         get = self.get
         total = self.totals[cell]
-        for r, cs2, dj in relaxed_options(opts, key, total - avail[cell], total, jl):
+        for r, cs2, dj in relaxed_options(opts, key, self.others[cell], total, jl):
             v = r * weight + get(c, m + 1, cs2, jl - dj)
             if v > best:
                 best = v

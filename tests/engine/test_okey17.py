@@ -173,3 +173,9 @@ def test_the_match_has_seven_rounds():
     assert api.match_length("okey17", {}, 4) == 7
     assert not api.match_over("okey17", {}, 4, [0, 0, 0, 0], 6)
     assert api.match_over("okey17", {}, 4, [0, 0, 0, 0], 7)
+
+
+def test_an_explicit_null_owner_means_the_actor():  # RULES.md §7: owner defaults to the actor
+    p = pos(["B8", "B9", "B10", "K2"], opened=["melds", "melds", "no", "no"])
+    p = play(p, {"seat": 0, "type": "meld", "tiles": ["B8", "B9", "B10"], "owner": None})
+    assert p["table"][-1]["owner"] == 0

@@ -73,7 +73,7 @@ class Okey17(OkeyRuleset):
         """Pairs players lay pairs (D-19); meld players lay a pair only in a pairs
         player's area, named by ``owner`` (D-12)."""
         seats = st["seats"]
-        owner = action.get("owner", seat)
+        owner = seat if action.get("owner") is None else action["owner"]  # null = the actor (§7)
         if type(owner) is not int or not 0 <= owner < len(seats):
             raise IllegalAction("bad_action", "owner must be a seat")
         pair = len(tiles) == 2

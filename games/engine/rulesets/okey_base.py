@@ -366,7 +366,7 @@ class OkeyRuleset:
     def meld_owner(self, st: dict, seat: int, action: dict, tiles: list) -> int:
         """Check who may lay this shape and return the meld's owner (RULES.md §3, D-7)."""
         me = st["seats"][seat]
-        owner = action.get("owner", seat)
+        owner = seat if action.get("owner") is None else action["owner"]  # null = the actor (§7)
         if owner != seat:
             raise _fail("bad_action", "owner is only for okey17 pairs")
         if me["opened"] == "pairs" and len(tiles) != 2:

@@ -1,0 +1,18 @@
+"""More conformance vectors, written by hand from RULES.md (doubling chain, pairs openings,
+pairs_only/melds_only, must_keep_tile, swaps, taken discards, every okey51 ending, the
+false joker's value, okey17 meld values/direct finish/pairs threshold, rami's initial meld,
+joker 50, double for one turn, D-22 ties), run through the same command-line runner."""
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+VECTORS = Path(__file__).resolve().parent / "vectors" / "rules_cases.jsonl"
+
+
+def test_the_runner_passes_the_hand_written_rules_cases():
+    out = subprocess.run([sys.executable, "-m", "games.engine.conformance", str(VECTORS)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    count = sum(1 for line in VECTORS.read_text().splitlines() if line.strip())
+    assert out.stdout.strip().splitlines()[-1] == f"{count} passed, 0 failed", out.stdout + out.stderr
+    assert out.returncode == 0

@@ -8,4 +8,4 @@ class AccountsConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "accounts"
-    verbose_name = _("Accounts")
+    verbose_name = _("Players and moderation")

@@ -10,12 +10,14 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import logout
 from django.db import models, transaction
 from django.db.models import Q
 from django.shortcuts import render
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
+from django.utils import formats
+from django.utils.translation import gettext, gettext_lazy as _
 
 log = logging.getLogger("okeysite.moderation")
 
@@ -81,6 +83,19 @@ def active_mute(user):
     return _active(user, [Sanction.Kind.MUTE, Sanction.Kind.SUSPEND, Sanction.Kind.BAN])
 
 
+def suspension_message(found):
+    """What a suspended or banned user is told (str, in the active language): the kind,
+    the reason and, for a suspension, its end (UTC). `found` is an active Sanction."""
+    if found.kind == Sanction.Kind.BAN:
+        text = gettext("Your account is banned. Reason: %(reason)s") % {"reason": found.reason}
+    else:
+        text = gettext("Your account is suspended. Reason: %(reason)s") % {"reason": found.reason}
+    if found.until is not None:
+        until = formats.date_format(timezone.localtime(found.until), "DATETIME_FORMAT")  # TIME_ZONE is UTC
+        text += " " + gettext("Until %(until)s (UTC).") % {"until": until}
+    return text
+
+
 def kick_sockets(user_id):
     """Close every open WebSocket of user `user_id` (after the current transaction commits)."""
 
@@ -112,6 +127,10 @@ def sanction(user, kind, reason, until=None, by=None):
         )
         if kind in (Sanction.Kind.SUSPEND, Sanction.Kind.BAN):
             kick_sockets(user.pk)
+    if kind in (Sanction.Kind.SUSPEND, Sanction.Kind.BAN):
+        from games.services import release_seats  # games imports this module
+
+        release_seats(user, obj.reason)
     return obj
 
 
@@ -176,6 +195,10 @@ class SuspensionMiddleware:
         user = getattr(request, "user", None)
         found = active_suspension(user)
         if found is not None:
+            # Drop queued messages such as allauth's "Successfully signed in as ...": the
+            # user is not signed in, and the page says why.
+            for _message in messages.get_messages(request):
+                pass
             logout(request)
-            return render(request, "accounts/suspended.html", {"sanction": found}, status=403)
+            return render(request, "accounts/suspended.html", {"sanction": found, "messages": []}, status=403)
         return self.get_response(request)

@@ -6,6 +6,8 @@ group (`chat.message`, `chat.removed`); each consumer forwards them as `chat` /
 `chat_removed` frames. Rack contents never do (ARCHITECTURE.md invariant 3).
 """
 import logging
+import re
+import unicodedata
 from datetime import timedelta
 
 from asgiref.sync import async_to_sync
@@ -35,7 +37,32 @@ CHAT_ERRORS = {
     "muted": _("You are muted: %(reason)s"),
     "rate_limited": _("Too fast: wait a moment."),
     "not_seated": _("Only the players at this table can chat."),
+    "report_unknown_user": _("You can only report a player who sat or chatted at this table."),
+    "report_too_long": _("Your report is too long (300 characters at most)."),
 }
+
+REPORT_MAX_CHARS = 300  # ChatReport.reason's length
+MAX_COMBINING = 2  # combining marks kept after one base character
+# Bidi embeddings/overrides (U+202A-U+202E) and isolates (U+2066-U+2069) can reverse how
+# the rest of a page reads; chat lines never need them.
+BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def clean_text(text):
+    """A chat line made safe to show: bidi override/isolate controls removed and at most
+    MAX_COMBINING combining marks kept after each base character (floods of marks
+    draw over the neighbouring lines). str -> str; surrounding spaces stripped."""
+    text = BIDI_CONTROLS.sub("", text)
+    out, marks = [], 0
+    for char in text:
+        if unicodedata.combining(char):
+            marks += 1
+            if marks > MAX_COMBINING:
+                continue
+        else:
+            marks = 0
+        out.append(char)
+    return "".join(out).strip()
 
 
 class ChatError(Exception):
@@ -73,14 +100,17 @@ def _group_send(table_id, message):
 def post(user, table_id, text):
     """Store and broadcast a chat line of `user` at table `table_id`.
 
-    Checks in order: text is a non-empty string (`chat_empty`), at most MAX_CHARS characters
+    The text is cleaned first (`clean_text`: no bidi controls, at most MAX_COMBINING
+    combining marks per character). Checks in order: text is a non-empty string (`chat_empty`), at most MAX_CHARS characters
     (`chat_too_long`), the user is seated there (`not_seated`), not muted or suspended
     (`muted`, with the reason), at most RATE_COUNT lines in RATE_SECONDS (`rate_limited`).
     Returns the line payload (`line_payload`). Raises ChatError(code).
     """
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str):
         raise ChatError("chat_empty")
-    text = text.strip()
+    text = clean_text(text)
+    if not text:
+        raise ChatError("chat_empty")
     if len(text) > MAX_CHARS:
         raise ChatError("chat_too_long")
     if not Seat.objects.filter(table_id=table_id, user=user).exists():
@@ -132,12 +162,24 @@ def report(user, table_id, reported=None, reason=""):
     """A seated player reports abuse: the table's last REPORT_LINES lines (removed ones too)
     are copied into a ChatReport and mailed to the admins (settings.ADMINS).
 
-    Args: `reported` (username str or None), `reason` (str, cut to 300 chars).
+    Args: `reported` (username str or None: the reported user must have sat or chatted at
+    this table, else `report_unknown_user`), `reason` (str of at most REPORT_MAX_CHARS
+    characters after stripping, else `report_too_long`; any other type counts as empty).
     At most one report per reporter and table per minute (`rate_limited`).
-    Returns the ChatReport. Raises ChatError("not_seated" | "rate_limited").
+    Returns the ChatReport. Raises ChatError("not_seated" | "report_too_long" |
+    "report_unknown_user" | "rate_limited").
     """
     if not Seat.objects.filter(table_id=table_id, user=user).exists():
         raise ChatError("not_seated")
+    reason = reason.strip() if isinstance(reason, str) else ""
+    if len(reason) > REPORT_MAX_CHARS:
+        raise ChatError("report_too_long")
+    target = None
+    if isinstance(reported, str) and reported:
+        target = get_user_model().objects.filter(username=reported).first()
+        if target is None or not (Seat.objects.filter(table_id=table_id, user=target).exists()
+                                  or ChatMessage.objects.filter(table_id=table_id, user=target).exists()):
+            raise ChatError("report_unknown_user")
     if ChatReport.objects.filter(reporter=user, table_id=table_id,
                                  created__gte=timezone.now() - timedelta(minutes=1)).exists():
         raise ChatError("rate_limited")
@@ -145,11 +187,7 @@ def report(user, table_id, reported=None, reason=""):
              .order_by("-created", "-pk")[:REPORT_LINES])
     copied = [{"id": m.pk, "user": m.user.get_username(), "user_id": m.user_id, "text": m.text,
                "at": m.created.isoformat(), "removed": m.removed} for m in reversed(list(lines))]
-    target = None
-    if isinstance(reported, str) and reported:
-        target = get_user_model().objects.filter(username=reported).first()
-    obj = ChatReport.objects.create(table_id=table_id, reporter=user, reported=target,
-                                    reason=(reason or "")[:300] if isinstance(reason, str) else "", lines=copied)
+    obj = ChatReport.objects.create(table_id=table_id, reporter=user, reported=target, reason=reason, lines=copied)
     body = "\n".join(f"[{line['at']}] {line['user']}: {line['text']}" for line in copied)
     try:
         mail_admins(

@@ -14,7 +14,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
-from accounts.moderation import KICK_CLOSE_CODE, active_suspension, user_group
+from accounts.moderation import KICK_CLOSE_CODE, active_suspension, suspension_message, user_group
 from games import chat, services
 from games.errors_i18n import error_message
 
@@ -38,6 +38,11 @@ def _scope_language(scope):
     return settings.LANGUAGE_CODE
 
 
+def _suspension_text(found, language):
+    with translation.override(language):
+        return suspension_message(found)
+
+
 def _dumps(frame):
     return json.dumps(frame, separators=(",", ":"))
 
@@ -57,8 +62,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=4401)
             return
-        if await database_sync_to_async(active_suspension)(user) is not None:
-            await self.close(code=KICK_CLOSE_CODE)  # suspended or banned (accounts.moderation)
+        found = await database_sync_to_async(active_suspension)(user)
+        if found is not None:  # suspended or banned (accounts.moderation)
+            self.language = _scope_language(self.scope)
+            await self.accept()
+            await self.send_suspended(found)
             return
         self.user = user
         self.user_group = user_group(user.pk)
@@ -246,6 +254,15 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def user_kick(self, event):
         """Group message from `accounts.moderation`: the user was suspended or banned."""
+        found = await database_sync_to_async(active_suspension)(self.user)
+        await self.send_suspended(found)
+
+    async def send_suspended(self, found):
+        """Send {"type": "error", "code": "suspended", "message": reason and end date, in the
+        socket's language}, then close with code 4403. `found`: the active Sanction or None."""
+        if found is not None:
+            message = await database_sync_to_async(_suspension_text)(found, self.language)
+            await self.send_frame({"type": "error", "code": "suspended", "message": message})
         await self.close(code=KICK_CLOSE_CODE)
 
 

@@ -10,6 +10,13 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 RULESET_CHOICES = [("okey51", "Okey 51"), ("okey17", "Okey 17"), ("rami", "Rami")]
+
+
+def ruleset_name(ruleset):
+    """Display name of a ruleset id (str -> str): "okey51" -> "Okey 51"; unknown ids unchanged."""
+    return dict(RULESET_CHOICES).get(ruleset, ruleset)
+
+
 BOT_LEVEL_CHOICES = [("easy", _("easy")), ("normal", _("normal")), ("strong", _("strong"))]
 
 
@@ -41,12 +48,20 @@ class Table(models.Model):
     assisted = models.BooleanField(default=False)
     bot_level = models.CharField(max_length=10, choices=BOT_LEVEL_CHOICES, default="normal")
     created = models.DateTimeField(auto_now_add=True)
+    closed_reason = models.CharField(max_length=300, blank=True, default="")  # why an admin closed it
 
     class Meta:
         ordering = ["-created"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
 
     def __str__(self):
         return f"#{self.pk} {self.ruleset} {self.mode} {self.status}"
+
+    @property
+    def ruleset_name(self):
+        """The ruleset's display name ("Okey 51", "Okey 17", "Rami") for players."""
+        return ruleset_name(self.ruleset)
 
     @property
     def group_name(self):
@@ -107,6 +122,10 @@ class Match(models.Model):
     rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True)  # None: to a target
     started = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
 
     def __str__(self):
         return f"match of table {self.table_id}"

@@ -608,7 +608,8 @@ def close_table(table_id, reason, by=None):
         if table.status in (Table.Status.FINISHED, Table.Status.CLOSED):
             return False
         table.status = Table.Status.CLOSED
-        table.save(update_fields=["status"])
+        table.closed_reason = reason.strip()[:300]
+        table.save(update_fields=["status", "closed_reason"])
         game.deadline = None
         game.deadline_kind = Game.Deadline.NONE
         game.version += 1
@@ -621,6 +622,61 @@ def close_table(table_id, reason, by=None):
 
         system_line(table_id, by, reason)
     return True
+
+
+def release_seats(user, reason):
+    """A suspended or banned `user` loses their seats (issue 5 "Moderation").
+
+    Their solo tables (open or playing) are closed with `reason` (`close_table`); on online
+    tables still open they leave (`leave_table`: a creator leaving closes the table); on
+    online tables being played their seat goes on autoplay, so the computer plays it from
+    now on and the other players' match goes on (RULES.md §6 autoplay). The seat stays
+    theirs on record (match results) but they cannot take it back while sanctioned: their
+    sockets are refused.
+
+    Args: `user` (the sanctioned user), `reason` (str, the sanction's reason).
+    Returns {"closed": [table ids], "left": [table ids], "autoplay": [table ids]}.
+    """
+    done = {"closed": [], "left": [], "autoplay": []}
+    active = [Table.Status.OPEN, Table.Status.PLAYING]
+    table_ids = list(Seat.objects.filter(user=user, table__status__in=active)
+                     .values_list("table_id", "table__mode", "table__status").distinct())
+    for table_id, mode, status in table_ids:
+        if mode == Table.Mode.SOLO:
+            if close_table(table_id, reason):
+                done["closed"].append(table_id)
+        elif status == Table.Status.OPEN:
+            try:
+                leave_table(user, table_id)
+                done["left"].append(table_id)
+            except ServiceError:
+                pass  # the match started meanwhile: handled on the next sanction check
+        elif _seat_to_autoplay(user, table_id):
+            done["autoplay"].append(table_id)
+    return done
+
+
+def _seat_to_autoplay(user, table_id):
+    """Put `user`'s seat at a playing table on autoplay; re-arm the timer when it is their
+    turn so the computer moves soon. Returns True when the seat changed."""
+    with transaction.atomic():
+        game = _lock_game(table_id)
+        table = game.table
+        if table.status != Table.Status.PLAYING:
+            return False
+        seats = _seats(table)
+        seat = next((s for s in seats if s.user_id == user.pk), None)
+        if seat is None or seat.autoplay:
+            return False
+        seat.autoplay = True
+        seat.save(update_fields=["autoplay"])
+        game.version += 1
+        if game.position and game.position.get("turn") == seat.index:
+            _arm(game, table, seats, _now(), new_turn=False)
+        game.save()
+        _after_commit_timer(game)
+        _after_commit_broadcast(table.pk, game.version, refresh=True)
+        return True
 
 
 def set_connected(user, table_id, connected, origin=None):
@@ -810,7 +866,7 @@ def snapshot(table_id, user, language=None):
 
 
 def open_tables():
-    """Open online tables for the lobby: list of dicts {id, ruleset, options, creator,
+    """Open online tables for the lobby: list of dicts {id, ruleset, ruleset_name, options, creator,
     move_time, assisted, seats_taken, players}."""
     from accounts.player_settings import display_name
 
@@ -820,7 +876,7 @@ def open_tables():
     for table in tables[:100]:
         taken = Seat.objects.filter(table=table, user__isnull=False).count()
         out.append({
-            "id": table.pk, "ruleset": table.ruleset, "options": table.options,
+            "id": table.pk, "ruleset": table.ruleset, "ruleset_name": table.ruleset_name, "options": table.options,
             "creator": display_name(table.creator), "move_time": table.move_time,
             "assisted": table.assisted, "seats_taken": taken, "players": table.players,
         })

@@ -4,6 +4,8 @@
 """
 from django.utils.html import escape
 
+from games.models import ruleset_name
+
 COLOURS = {"okey51": "#1f6f43", "okey17": "#b0452b", "rami": "#2b5fb0"}
 WIDTH, HEIGHT, PAD = 640, 220, 36
 
@@ -55,7 +57,7 @@ def rating_svg(series, title=""):
         parts.append(f'<circle cx="{x(len(points) - 1, len(points), last_t):.1f}" cy="{y(last_v):.1f}" r="3.5" '
                      f'fill="{colour}"/>')
         parts.append(f'<rect x="{legend_x}" y="8" width="12" height="12" fill="{colour}"/>')
-        parts.append(f'<text x="{legend_x + 16}" y="18" font-size="12" fill="#222">{escape(ruleset)}</text>')
+        parts.append(f'<text x="{legend_x + 16}" y="18" font-size="12" fill="#222">{escape(ruleset_name(ruleset))}</text>')
         legend_x += 90
     parts.append("</svg>")
     return "".join(parts)

@@ -1,7 +1,8 @@
 """More conformance vectors, written by hand from RULES.md (doubling chain, pairs openings,
 pairs_only/melds_only, must_keep_tile, swaps, taken discards, every okey51 ending, the
 false joker's value, okey17 meld values/direct finish/pairs threshold, rami's initial meld,
-joker 50, double for one turn, D-22 ties), run through the same command-line runner."""
+joker 50, double for one turn, D-22 ties, the §7 error order, penalty tiles for unopened players
+and wilds, teams, D-12, D-14), run through the same command-line runner."""
 import subprocess
 import sys
 from pathlib import Path

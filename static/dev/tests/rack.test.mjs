@@ -114,3 +114,23 @@ test("sorting lets a wild complete the best near-meld (QA defect 9)", async () =
   const rami = sortRack("runs", "rami", ["Y12", "Y13", "J", "K1"], null);
   assert.ok(rami.melds.some((m) => m.includes("J") && analyse("rami", m, null).valid));
 });
+
+test("rami undo: the rack comes back exactly as arranged at the start of the turn (QA 2)", () => {
+  const server = ["R1", "R2", "R3", "B7", "K7", "Y7", "R10", "B2", "K12", "Y4", "J", "B9", "K1", "Y13"];
+  const rack = new Rack({ rows: 2 });
+  rack.reconcile(server);                   // a fresh deal lands tile by tile, apart
+  rack.layout(sortRack("runs", "rami", rack.tiles(), null));
+  rack.move(rack.slots.indexOf("Y13"), 25);  // the player's own touch before the turn
+  const start = [...rack.slots];
+  // the turn: tiles go to the table, the rest is shuffled by hand
+  for (const t of ["R1", "R2", "R3", "J"]) rack.slots[rack.slots.indexOf(t)] = null;
+  rack.move(rack.slots.indexOf("B7"), 12);
+  rack.restore(start, server);
+  assert.deepEqual(rack.slots, start);
+  // no gaps were opened between the sorted tiles: the runs stay side by side
+  const first = rack.slots.indexOf("R1");
+  assert.deepEqual(rack.slots.slice(first, first + 3), ["R1", "R2", "R3"]);
+  // a tile the start did not hold (none in a real turn) still shows after the undo
+  rack.restore(start.map((t) => (t === "K1" ? null : t)), server);
+  assert.equal(rack.tiles().length, server.length);
+});

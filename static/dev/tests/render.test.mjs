@@ -1,7 +1,7 @@
 // Run: node --test static/dev/tests/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { penaltyText, playerName } from "../../js/table/render.js";
+import { penaltyText, playerName, lastActionText } from "../../js/table/render.js";
 
 const view = { seat: 0, players: [{ name: "ayse" }, { name: null, computer: "easy" }, { name: "mehmet" }, { name: null, computer: "strong" }] };
 
@@ -12,4 +12,15 @@ test("in-round penalties read as lines for the score table (issue 2)", () => {
   assert.equal(penaltyText(view, { seat: 2, amount: 70, reason: "add", tile: "Y7", by: 0 }), "ayse added Y7 to your meld · 70");
   assert.equal(penaltyText(view, { seat: 2, amount: 30, reason: "playable_discard", tile: "R3", by: null }), "Playable discard R3 · 30");
   assert.equal(penaltyText(view, { seat: 2, amount: 5, reason: "something_new", tile: null, by: null }), "Penalty · 5");
+});
+
+test("the viewer's own moves read in the second person, the others' in the third (QA 2)", () => {
+  const v = (a) => ({ ...view, last_action: a });
+  assert.equal(lastActionText(v({ seat: 0, type: "discard", tile: "R5" })), "You discarded R5");
+  assert.equal(lastActionText(v({ seat: 0, type: "draw" })), "You drew a tile");
+  assert.equal(lastActionText(v({ seat: 0, type: "take_discard" })), "You took the discard");
+  assert.equal(lastActionText(v({ seat: 2, type: "discard", tile: "R5" })), "mehmet discarded");
+  assert.equal(lastActionText(v({ seat: 2, type: "open" })), "mehmet opened");
+  assert.equal(lastActionText(v({ seat: 0, type: "mystery" })), "");
+  assert.equal(lastActionText(v(null)), "");
 });

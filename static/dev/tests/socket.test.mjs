@@ -42,3 +42,21 @@ test("offline actions are not sent and return null", () => {
   assert.equal(sock.action({ type: "draw" }), null);
   assert.equal(ws.sent.length, 0);
 });
+
+test("a suspended frame or a 4401/4403/4404 close stops reconnecting and reports the code", () => {
+  const states = [];
+  let made = 0;
+  let ws;
+  const sock = new TableSocket({ url: "ws://x/", onFrame: () => {}, onState: (s, code) => states.push([s, code]),
+    factory: () => { made++; return (ws = new FakeWs()); } });
+  ws.deliver({ type: "error", code: "suspended", message: "Suspended until 1 Dec" });
+  assert.equal(sock.closed, true);
+  ws.onclose({ code: 4403 });
+  assert.deepEqual(states.at(-1), ["refused", 4403]);
+  assert.equal(made, 1);
+  const other = [];
+  let w2;
+  new TableSocket({ url: "ws://x/", onFrame: () => {}, onState: (s, code) => other.push([s, code]), factory: () => (w2 = new FakeWs()) });
+  w2.onclose({ code: 4404 });
+  assert.deepEqual(other.at(-1), ["refused", 4404]);
+});

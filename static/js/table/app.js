@@ -1,7 +1,7 @@
 // The live table page: renders the server's view (PROTOCOL.md "The view") for one
 // seat and turns the player's clicks and drags into RULES.md §7 actions.
 import { _, fmt, ngettext } from "./i18n.js";
-import { h, tileEl, playerName, playerLabel, scoreTable } from "./render.js";
+import { h, tileEl, playerName, playerLabel, scoreTable, lastActionText } from "./render.js";
 import { Rack } from "./rack.js";
 import { sortRack } from "./sorting.js";
 import { analyse, addFit, meldMove } from "./melds.js";
@@ -47,6 +47,7 @@ export class TableApp {
     this.scoreClosedFor = null;
     this.lastTap = { key: null, at: 0 };
     this.sortables = [];
+    this.blocked = null;        // why the player can no longer act here (suspended, closed ...)
     this.buildSkeleton();
     this.lastDrop = null;
     document.addEventListener("drop", (ev) => {
@@ -136,13 +137,60 @@ export class TableApp {
   }
 
   // ---------------------------------------------------------------- frames
-  onConnState(state) {
-    this.el.conn.textContent = state === "open" ? "" : state === "connecting" ? _("Connecting…")
-      : state === "refused" ? _("You cannot play at this table now.") : _("Connection lost, reconnecting…");
+  onConnState(state, code) {
+    if (state === "refused") {
+      this.block(code === 4401 ? _("You are signed out. Sign in again to play at this table.")
+        : code === 4404 ? _("This table does not exist any more.")
+        : _("You cannot play at this table now."));
+      return;
+    }
+    if (this.blocked) return;
+    this.el.conn.textContent = state === "open" ? "" : state === "connecting" ? _("Connecting…") : _("Connection lost, reconnecting…");
     this.el.conn.classList.toggle("bad", state !== "open");
   }
 
+  /**
+   * The player can no longer act at this table: the message replaces the turn
+   * banner, the clock stops, every control is disabled and the table greys out.
+   * The first reason wins (the server's `suspended` message, with its reason and end
+   * date, comes before the generic text of the 4403 close).
+   * @param {string} text the translated reason shown to the player
+   */
+  block(text) {
+    if (!this.blocked) this.blocked = text;
+    clearInterval(this.clockTimer);
+    this.pending.clear();
+    this.sel = [];
+    this.pendingTake = null;
+    this.render();
+    this.renderBlocked();
+  }
+
+  renderBlocked() {
+    const E = this.el;
+    if (!this.blocked) return;
+    this.root.classList.add("blocked");
+    this.root.classList.remove("my-turn");
+    E.turn.textContent = this.blocked;
+    E.turn.classList.remove("my-turn");
+    E.turn.classList.add("blocked-banner");
+    E.turn.setAttribute("role", "alert");
+    E.clock.textContent = "";
+    E.clock.className = "";
+    E.conn.textContent = "";
+    E.conn.classList.remove("bad");
+    E.pile.classList.remove("can");
+    if (E.take) E.take.classList.remove("can");
+    for (const s of this.sortables) s.destroy();
+    this.sortables = [];
+    const controls = [...this.root.querySelectorAll("button, input, textarea, select"),
+      ...document.querySelectorAll("#prestart button")];
+    for (const c of controls) if (c.id !== "back-to-lobby") c.disabled = true;
+    for (const t of this.root.querySelectorAll(".tile")) { t.tabIndex = -1; t.removeAttribute("role"); }
+  }
+
   onFrame(f) {
+    if (f.type === "error" && f.code === "suspended") { this.block(f.message || _("You cannot play at this table now.")); return; }
     if (this.chat && this.chat.receive(f)) return;
     if (f.type === "snapshot") this.onSnapshot(f.view || {});
     else if (f.type === "ack") this.onAck(f);
@@ -200,6 +248,7 @@ export class TableApp {
       this.rack.layout(sortRack(this.sortKind, this.ruleset, this.rack.tiles(), this.okey));
       this.sortedOnce = true;
     }
+    this.noteTurnStart();
     this.rack.save();
     if (view.round_end && !this.lastScores) {
       this.lastScores = { ...view.round_end, roundKey: this.rackKey };
@@ -242,14 +291,19 @@ export class TableApp {
     const mine = this.myTurn;
     const turnBegan = mine && !(prev && prev.turn === v.turn && prev.seat === v.seat && (prev.round_index ?? 0) === (v.round_index ?? 0) && this.rami);
     if (!mine || turnBegan || !this.rami || !this.rami.dirty) {
+      if (turnBegan) this.turnStart = null;
       this.rami = (mine && this.loadRami()) || new RamiTable(v.table || []);
-      if (mine && turnBegan) this.turnStart = null;
     }
-    if (!mine) this.forgetRami();
-    if (mine && !this.turnStart) {
-      this.reconcileRackOnly();
-      this.turnStart = { slots: [...this.rack.slots] };
-    }
+    if (!mine) { this.forgetRami(); this.turnStart = null; }
+  }
+
+  /**
+   * rami: remember the rack as the player sees it at the start of the turn (after the
+   * snapshot's tiles are placed and the first sort), for `#undo-turn`. Called once the
+   * rack is final for the snapshot; a reload mid-turn gets it back from loadRami.
+   */
+  noteTurnStart() {
+    if (this.isRami && this.myTurn && !this.turnStart) this.turnStart = { slots: [...this.rack.slots] };
   }
 
   // rami: the turn's arrangement survives a reload. It is kept per table, round and
@@ -264,6 +318,7 @@ export class TableApp {
       const data = JSON.parse(this.storage.getItem(this.ramiKey()) || "null");
       if (!data || data.print !== this.ramiPrint()) { this.forgetRami(); return null; }
       const r = RamiTable.fromJSON(data.table);
+      if (Array.isArray(data.start)) this.turnStart = { slots: data.start.map((t) => (typeof t === "string" ? t : null)) };
       // every tile it takes from the rack must still be there
       const rack = [...(this.view.rack || [])];
       for (const t of r ? r.fromRack() : []) {
@@ -279,7 +334,8 @@ export class TableApp {
     if (!this.storage || !this.isRami || !this.rami || !this.myTurn) return;
     try {
       if (!this.rami.dirty) { this.forgetRami(); return; }
-      this.storage.setItem(this.ramiKey(), JSON.stringify({ print: this.ramiPrint(), table: this.rami.toJSON() }));
+      this.storage.setItem(this.ramiKey(), JSON.stringify({ print: this.ramiPrint(), table: this.rami.toJSON(),
+        start: this.turnStart ? this.turnStart.slots : null }));
     } catch (_e) { /* storage full or disabled */ }
   }
 
@@ -287,10 +343,9 @@ export class TableApp {
     try { if (this.storage && this.view) this.storage.removeItem(this.ramiKey()); } catch (_e) { /* ignore */ }
   }
 
-  reconcileRackOnly() { this.rack.reconcile([...(this.view.rack || [])], null); }
-
   // ---------------------------------------------------------------- sending
   send(action, kind = action.type) {
+    if (this.blocked) return;
     this.showError("");
     let act = action;
     if (this.pendingTake && !this.isRami && ["open", "meld", "add"].includes(action.type)) {
@@ -467,8 +522,8 @@ export class TableApp {
   undoTurn() {
     if (!this.view) return;
     this.rami = new RamiTable(this.view.table || []);
-    if (this.turnStart) this.rack.slots = [...this.turnStart.slots];
-    this.reconcile();
+    if (this.turnStart) this.rack.restore(this.turnStart.slots, this.view.rack || []);
+    else this.reconcile();
     this.rack.save();
     this.sel = [];
     this.showError("");
@@ -619,6 +674,10 @@ export class TableApp {
   // ---------------------------------------------------------------- rendering
   render() {
     if (!this.view) return;
+    if (this.view.status === "closed" && !this.blocked) {
+      this.blocked = _("This table is closed.");
+      clearInterval(this.clockTimer);
+    }
     // a snapshot arriving mid-drag would destroy the dragged tile's list: wait for the drop
     if (this.dragging && Date.now() - this.dragging < 10000) { this.renderLater = true; return; }
     for (const s of this.sortables) s.destroy();
@@ -636,6 +695,7 @@ export class TableApp {
     this.renderMatchOver();
     this.renderClock();
     this.renderUsable();
+    this.renderBlocked();
     restoreFocus(focus, this.root);
   }
 
@@ -675,6 +735,9 @@ export class TableApp {
     const seated = v.seat !== null && v.seat !== undefined;
     const playing = this.started && !this.roundOver;
     E.center.hidden = !this.started;
+    // before the deal the seat list above the table (#prestart) already names the seats
+    const prestart = document.getElementById("prestart");
+    E.opponents.hidden = !this.started && !!prestart && !prestart.hidden;
     E.melds.hidden = !this.started;
     E.rack.hidden = !seated || !this.started;
     E.actions.hidden = !seated || !playing;
@@ -716,26 +779,7 @@ export class TableApp {
       : fmt(_("Round %(n)s"), { n: (v.round_index ?? 0) + 1 });
     const myPen = v.seat !== null && v.seat !== undefined ? (v.penalty || [])[v.seat] || 0 : 0;
     E.round.textContent = myPen ? `${rounds} · ${fmt(_("your penalty %(n)s"), { n: myPen })}` : rounds;
-    E.last.textContent = this.lastActionText();
-  }
-
-  /** One line about the last accepted action (view.last_action, public part only). */
-  lastActionText() {
-    const a = this.view.last_action;
-    if (!a || a.seat === undefined || a.seat === null) return "";
-    const who = a.seat === this.view.seat ? _("You") : playerName(this.view, a.seat);
-    const texts = {
-      draw: _("%(who)s drew a tile"),
-      take_discard: _("%(who)s took the discard"),
-      open: _("%(who)s opened"),
-      meld: _("%(who)s laid a meld"),
-      add: _("%(who)s added a tile"),
-      swap: _("%(who)s swapped a wild"),
-      discard: _("%(who)s discarded"),
-      play: _("%(who)s played on the table"),
-    };
-    const t = texts[a.type];
-    return t ? fmt(t, { who }) : "";
+    E.last.textContent = lastActionText(v);
   }
 
   /** The move clock counts down to view.deadline (epoch ms); a computer's short delay
@@ -749,7 +793,7 @@ export class TableApp {
     if (next && v && v.deadline_kind === "next_round" && left !== null) {
       next.textContent = fmt(_("The next round starts in %(n)s s."), { n: left });
     }
-    if (!d || this.roundOver || (v.deadline_kind && v.deadline_kind !== "move")) {
+    if (!d || this.blocked || this.roundOver || (v.deadline_kind && v.deadline_kind !== "move")) {
       el.textContent = "";
       el.className = "";
       return;
@@ -952,7 +996,8 @@ export class TableApp {
     E.info.append(h("span", { class: `melds-total${total >= need ? " ok" : ""}` },
       fmt(_("Melds: %(list)s = %(total)s of %(need)s"), { list: melds.map((g) => g.info.points).join(" + ") || "0", total, need })));
     const pairText = this.ruleset === "okey17"
-      ? fmt(_("Pairs: %(n)s, %(points)s of %(need)s points"), { n: pairs.length, points: pairPts, need: v.pairs_threshold ?? 26 })
+      ? fmt(ngettext("Pairs: %(n)s pair, %(points)s of %(need)s points", "Pairs: %(n)s pairs, %(points)s of %(need)s points", pairs.length),
+        { n: pairs.length, points: pairPts, need: v.pairs_threshold ?? 26 })
       : fmt(_("Pairs: %(n)s of 5"), { n: pairs.length });
     E.info.append(h("span", { class: `pairs-total${(this.ruleset === "okey17" ? pairPts >= (v.pairs_threshold ?? 26) : pairs.length >= 5) ? " ok" : ""}` }, pairText));
   }
@@ -993,7 +1038,7 @@ export class TableApp {
       h("h2", {}, _("Match over")),
       h("ol", { class: "standings" }, order.map((s) => h("li", { class: s === v.seat ? "me" : "" },
         playerName(v, s), " — ", String(totals[s])))),
-      this.teamStandings(totals),
+      ...[this.teamStandings(totals)].filter(Boolean),   // replaceChildren would write null as "null"
       h("a", { class: "btn primary", href: lobby, id: "back-to-lobby" }, _("Back to the lobby")));
     E.matchOver.hidden = false;
     this.syncOverlay();
@@ -1011,7 +1056,7 @@ export class TableApp {
   // ---------------------------------------------------------------- drag and drop
   makeDropTarget(el, { put, sort = false }) {
     const S = window.Sortable;
-    if (!S) return;
+    if (!S || this.blocked) return;
     const app = this;
     const s = S.create(el, {
       group: { name: "tiles", pull: true, put: (to, from, item) => put(from, item) },

@@ -84,6 +84,20 @@ export class Rack {
     this.#fitRows();
   }
 
+  /**
+   * Put the rack back as it was (rami `#undo-turn`: the arrangement at the start of
+   * the turn, PLAYERS.md: the player's arrangement is never reset behind their back),
+   * then reconcile with the server's rack so a tile missing from `slots` still shows.
+   * @param {(string|null)[]} slots a saved arrangement (tiles and gaps, by slot)
+   * @param {string[]} server the view's rack
+   */
+  restore(slots, server) {
+    this.slots = slots.map((t) => (typeof t === "string" ? t : null));
+    this.faceDown.clear();
+    this.taken = null;
+    this.reconcile([...server]);
+  }
+
   #place(tile) {
     let i = this.slots.indexOf(null);
     if (i < 0) { this.#addRow(); i = this.slots.indexOf(null); }

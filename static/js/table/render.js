@@ -175,3 +175,40 @@ export function scoreTable(view, data) {
       h("th", { scope: "col" }, _("Match total")))),
     h("tbody", {}, rows), foot);
 }
+
+/**
+ * One line about the last accepted action (view.last_action, its public part):
+ * the viewer's own moves in the second person ("You discarded R5"), the others'
+ * in the third ("ayse drew a tile"); each is a whole sentence for the translators.
+ * @param {object} view the snapshot's view ({seat, players, last_action: {seat, type, tile?}})
+ * @returns {string} "" when there is no last action or its type is unknown
+ */
+export function lastActionText(view) {
+  const a = view && view.last_action;
+  if (!a || a.seat === undefined || a.seat === null) return "";
+  if (a.seat === view.seat) {
+    const mine = {
+      draw: _("You drew a tile"),
+      take_discard: _("You took the discard"),
+      open: _("You opened"),
+      meld: _("You laid a meld"),
+      add: _("You added a tile"),
+      swap: _("You swapped a wild"),
+      discard: a.tile ? fmt(_("You discarded %(tile)s"), { tile: a.tile }) : _("You discarded a tile"),
+      play: _("You played on the table"),
+    };
+    return mine[a.type] || "";
+  }
+  const texts = {
+    draw: _("%(who)s drew a tile"),
+    take_discard: _("%(who)s took the discard"),
+    open: _("%(who)s opened"),
+    meld: _("%(who)s laid a meld"),
+    add: _("%(who)s added a tile"),
+    swap: _("%(who)s swapped a wild"),
+    discard: _("%(who)s discarded"),
+    play: _("%(who)s played on the table"),
+  };
+  const t = texts[a.type];
+  return t ? fmt(t, { who: playerName(view, a.seat) }) : "";
+}

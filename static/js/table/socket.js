@@ -5,7 +5,9 @@
  * @param {object} opts
  * @param {string} opts.url ws:// or wss:// address of /ws/table/<id>/
  * @param {(frame: object) => void} opts.onFrame every accepted server frame
- * @param {(state: "connecting"|"open"|"closed") => void} [opts.onState]
+ * @param {(state: "connecting"|"open"|"closed"|"refused", code?: number) => void} [opts.onState]
+ *   "refused" (with the close code 4401 not logged in, 4403 suspended, 4404 no such
+ *   table) ends the reconnecting for good
  * @param {(url: string) => WebSocket} [opts.factory] for the demo's fake socket
  */
 export class TableSocket {
@@ -35,7 +37,7 @@ export class TableSocket {
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       // 4401/4403/4404: not logged in, suspended, no such table — retrying will not help
-      if (ev && [4401, 4403, 4404].includes(ev.code)) { this.closed = true; this.onState("refused"); return; }
+      if (ev && [4401, 4403, 4404].includes(ev.code)) { this.closed = true; this.onState("refused", ev.code); return; }
       this.onState("closed");
       if (this.closed) return;
       // backoff: 0.5 s, 1 s, 2 s ... capped at 15 s; the server sends a snapshot on connect
@@ -44,8 +46,13 @@ export class TableSocket {
     };
   }
 
-  /** Handle one server frame: drop stale snapshots, ask for a sync on a gap. */
+  /**
+   * Handle one server frame: drop stale snapshots, ask for a sync on a gap. An
+   * `error` with code `suspended` (sent just before the 4403 close) stops the
+   * reconnecting even if the close code gets lost on the way.
+   */
   receive(frame) {
+    if (frame.type === "error" && frame.code === "suspended") this.closed = true;
     const v = typeof frame.version === "number" ? frame.version : null;
     if (frame.type === "snapshot") {
       if (v !== null && v < this.version) return;        // an older view arriving late

@@ -47,9 +47,7 @@ OBJECTIVES = ("tiles", "value")
 _TRACE = False  # print the states per cell (profiling)
 MAX_JOKERS = 4  # the 160-tile set's four (D-1); the state fields assume it
 MAX_COPIES = 3
-_DIRECT_GAP = 2  # lost units from which the pass goes straight to the beam's floor
-_BEAM2 = 0  # states kept per cell by the second, bound-ranked beam
-_WIDE = 1
+_DIRECT_GAP = 3  # lost units from which the pass goes straight to the beam's floor
 _BEAM = 16  # states kept per cell by the heuristic first pass
 _BIG = 1 << 16  # weight of the first objective; the second stays below it
 
@@ -204,7 +202,13 @@ def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
     # that can still end within the budget, so the first pass that ends holds
     # the optimum.  A narrow beam pass gives a floor: no budget needs to go
     # below the weight it reached.
-    guess = _search(*args, None, None, beam=_BEAM)
+    # With a table larger than the rack, the rack usually goes down
+    # whole: first a beam that only keeps states still laying every rack tile
+    # (cheap: most options drop out); when it fails, a plain beam for the floor.
+    lay_all = sum(table_counts) + jt > sum(rack_counts) + jr
+    guess = _search(*args, None, w_max, beam=_BEAM, rest=rest) if lay_all else None
+    if guess is None:
+        guess = _search(*args, None, None, beam=_BEAM)
     floor = guess[2] if guess is not None else None
     units = 0
     found = guess if floor == w_max else None  # the beam laid everything: optimal
@@ -217,13 +221,6 @@ def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
         w_max = min(w_max, root + total_jokers * w_joker)
         found = guess if floor == w_max else None
         args += (bounds,)
-        if found is None and _BEAM2:
-            # A second beam ranked by the bound: a better floor turns the last
-            # pass into a cheap proof.
-            second = _search(*args, None, beam=_BEAM2)
-            if second is not None and (floor is None or second[2] > floor):
-                guess, floor = second, second[2]
-                found = guess if floor == w_max else None
     # Far below everything laid, budgets would take many passes: try the beam at once.
     direct = floor is not None and w_max - floor >= _DIRECT_GAP * unit
     while found is None:
@@ -237,7 +234,7 @@ def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
             found = guess  # nothing beats the beam: it is optimal
         if found is not None or threshold is None:
             break
-        units = units * 2 if units else 1
+        units += 1  # one unit at a time: the bound keeps the passes above the optimum small
     if found is None:
         raise NoSolution("the table's tiles cannot form valid melds")
     best_key, history, _ = found
@@ -318,7 +315,7 @@ def _options(cs, t, r_max, n, jl, next1, next2):
     return found, ck
 
 
-def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, bounds, threshold, beam=None):
+def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, bounds, threshold, beam=None, rest=None):
     """One pass of the cell DP; states whose best ending stays below
     ``threshold`` (None: no bound) are dropped; with ``beam``, only that many
     best states are kept per cell (a heuristic pass).  ``bounds`` is the
@@ -347,6 +344,7 @@ def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, bounds,
             others = [(memo[d][n + 1 if d < c else n], d, n + 1 if d < c else n, _MISC + d * _CS_BITS)
                       for d in range(4) if d != c]
             own = memo[c][n + 1]
+            after = rest[cell + 1] if rest is not None else 0
             back: dict = {}
             if t or r_max:
                 nxt: dict = {}
@@ -392,7 +390,11 @@ def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, bounds,
                         continue
                 elif not opts:
                     continue
-                if bounded:
+                if rest is not None:
+                    need = threshold - w - jl * w_joker - after
+                    if opts[0][0] < need:
+                        continue
+                elif bounded:
                     need = threshold - w - jl * w_joker
                     jk = jl << 9
                     for d_memo, d, m, sh in others:
@@ -420,12 +422,8 @@ def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, bounds,
                 if c == 3:  # the groups of number n must close
                     nxt = {k: w for k, w in nxt.items()
                            if _group_jokers(k >> 5 & 15, k >> 3 & 3, total_jokers - (k & 7))}
-                width = beam if c == 3 else beam * _WIDE
-                if len(nxt) > width:
-                    if bounds is not None:
-                        nxt = _beam_cut(nxt, width, bounds, n, c, total_jokers, w_joker)
-                    else:
-                        nxt = _beam_top(nxt, width, w_joker)
+                if len(nxt) > beam:
+                    nxt = _beam_top(nxt, beam, w_joker)
             elif len(nxt) > _PRUNE_FROM:
                 nxt = _undominated(nxt)
             layer = nxt
@@ -468,24 +466,6 @@ def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, bounds,
     if best_key is None:
         return None
     return best_key, history, best_w
-
-
-def _beam_cut(layer, beam, bounds, n, c, total_jokers, w_joker):
-    """The ``beam`` states of ``layer`` (after cell (n, c)) with the best
-    optimistic ending: weight + each colour's bound + free jokers, then the
-    rack weight laid (a joker used early is no gain yet)."""
-    bget = bounds.get
-    ranked = []
-    for key, w in layer.items():
-        used = key & 7
-        jl = total_jokers - used
-        total = w + jl * w_joker
-        for d in range(4):
-            total += bget(d, n + 1 if d <= c else n, (key >> (_MISC + d * _CS_BITS)) & 511, jl)
-        if total > NEG // 2:
-            ranked.append((total, w - used * w_joker, key, w))
-    ranked.sort(reverse=True)
-    return {key: w for _, _, key, w in ranked[:beam]}
 
 
 def _beam_top(layer, width, w_joker):

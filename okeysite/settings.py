@@ -34,9 +34,9 @@ def env_float(name, default):
     return float(value) if value not in (None, "") else default
 
 
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)  # True only on request: a debug 404 lists every URL pattern
 SECRET_KEY = os.environ.get("SECRET_KEY", "insecure-dev-key-change-me-okeysite-embedded-mode")
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")  # the test client's host is added by tests
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()

@@ -343,6 +343,7 @@ def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, bounds,
             # The other colours' bounds: those before c are past number n.
             others = [(memo[d][n + 1 if d < c else n], d, n + 1 if d < c else n, _MISC + d * _CS_BITS)
                       for d in range(4) if d != c]
+            (memo1, d1, m1, sh1), (memo2, d2, m2, sh2), (memo3, d3, m3, sh3) = others
             own = memo[c][n + 1]
             after = rest[cell + 1] if rest is not None else 0
             back: dict = {}
@@ -397,12 +398,16 @@ def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, bounds,
                 elif bounded:
                     need = threshold - w - jl * w_joker
                     jk = jl << 9
-                    for d_memo, d, m, sh in others:
-                        dcs = (key >> sh) & 511
-                        b = d_memo.get(dcs | jk)
-                        if b is None:
-                            b = bget(d, m, dcs, jl)
-                        need -= b
+                    b1 = memo1.get(((key >> sh1) & 511) | jk)
+                    if b1 is None:
+                        b1 = bget(d1, m1, (key >> sh1) & 511, jl)
+                    b2 = memo2.get(((key >> sh2) & 511) | jk)
+                    if b2 is None:
+                        b2 = bget(d2, m2, (key >> sh2) & 511, jl)
+                    b3 = memo3.get(((key >> sh3) & 511) | jk)
+                    if b3 is None:
+                        b3 = bget(d3, m3, (key >> sh3) & 511, jl)
+                    need -= b1 + b2 + b3
                     if opts[0][0] < need:
                         continue
                 else:

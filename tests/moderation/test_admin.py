@@ -1,6 +1,7 @@
 """Moderation through the Django admin, against the real database and channel layer:
 suspending closes the user's sockets and keeps them out (with the reason), closing a
 table stops it, voiding a match recomputes the ratings."""
+import json
 from datetime import timedelta
 
 import pytest
@@ -42,11 +43,18 @@ async def test_suspending_a_user_in_the_admin_closes_their_sockets(alice, bob, s
         client, "/admin/auth/user/", "action_suspend",
         [alice.pk], reason="cheating with a second account", until=until)
     assert response.status_code == 302
+    told = None
     for _ in range(20):  # skip the snapshots already on their way
         closed = await a.comm.receive_output(timeout=5)
         if closed["type"] == "websocket.close":
             break
+        frame = json.loads(closed["text"])
+        if frame["type"] == "error":
+            told = frame
     assert closed == {"type": "websocket.close", "code": 4403}
+    # the user is told why before the close (the client shows it)
+    assert told["code"] == "suspended" and "cheating with a second account" in told["message"]
+    assert "UTC" in told["message"]
     # bob's socket is untouched and still answers
     await b.send({"type": "sync"})
     assert (await b.recv_type("snapshot"))["type"] == "snapshot"
@@ -56,8 +64,11 @@ async def test_suspending_a_user_in_the_admin_closes_their_sockets(alice, bob, s
     assert stored.until > timezone.now() + timedelta(days=2)
     # and a new socket is refused
     again = Socket(table.pk, await database_sync_to_async(session_cookie)(alice))
-    connected, code = await again.connect()
-    assert not connected and code == 4403
+    connected, _code = await again.connect()
+    assert connected  # accepted only to say why, then closed
+    refused = json.loads((await again.comm.receive_output(timeout=5))["text"])
+    assert refused["code"] == "suspended" and "cheating with a second account" in refused["message"]
+    assert await again.comm.receive_output(timeout=5) == {"type": "websocket.close", "code": 4403}
     await b.close()
 
 
@@ -73,7 +84,9 @@ def test_a_suspended_user_is_logged_out_and_sees_the_reason(client, alice, staff
     response = client.post("/accounts/login/", {"login": "alice@example.com", "password": "pw-alice-1234"},
                            follow=True)
     assert response.status_code == 403 and "spamming the chat" in response.content.decode()
+    assert "Successfully signed in" not in response.content.decode()  # QA pass 2: no success line
     assert client.get("/settings/").status_code == 302
+    assert "Successfully signed in" not in client.get("/").content.decode()  # nor on the next page
 
 
 def test_an_ended_or_lifted_suspension_lets_the_user_back(client, alice, staff):

@@ -186,3 +186,62 @@ def test_jokers_complete_groups_of_three_and_four():
     assert solve([], ["B5", "K5", "J"])[:3] == (3, 10, [["J=R5", "B5", "K5"]])
     assert solve([], ["R5", "B5", "K5", "J"])[:3] == (4, 15, [["R5", "B5", "K5", "J=Y5"]])
     _check([["R9", "B9", "K9"], ["Y9", "J=R9", "K9"]], ["B9", "J"], "tiles")
+
+
+# ---------------------------------------------------------------- the bound
+
+def _bounds(table, rack, objective="tiles"):
+    """The solver's per-colour bound for a position, built as ``solve`` builds it."""
+    from games.bots import solver_rami as s
+    from games.bots.solver_rami_bound import ColourBounds
+
+    table_counts, rack_counts = [0] * 52, [0] * 52
+    jokers = {"table": 0, "rack": 0}
+    s._count((t for m in table for t in m), table_counts, "table", jokers)
+    s._count(rack, rack_counts, "rack", jokers)
+    total = jokers["table"] + jokers["rack"]
+    if objective == "tiles":
+        w_joker, w_num = s._BIG, [s._BIG + n for n in range(14)]
+    else:
+        w_joker, w_num = 1, [n * s._BIG + 1 for n in range(14)]
+    s._drop_unplaceable(table_counts, rack_counts, total)
+    bounds = ColourBounds(table_counts, rack_counts, total, w_num, s._options)
+    return bounds.root(total), total, jokers["table"], w_joker, w_num
+
+
+@settings(max_examples=40, deadline=None)
+@given(positions(copies=3, max_jokers=4), st.sampled_from(["tiles", "value"]))
+def test_the_colour_bound_never_cuts_below_the_optimum(position, objective):
+    # The branch and bound drops states whose bound falls below the best
+    # weight: the bound of the whole position must reach the brute force's optimum.
+    from games.bots.solver_rami import _BIG
+    table, rack = position
+    root, total, jt, w_joker, w_num = _bounds(table, rack, objective)
+    best = brute(table, rack, objective)
+    tiles, value = best if objective == "tiles" else best[::-1]
+    # The solver's weight of that optimum: each tile laid and each joker used
+    # (the table's too) in the first place, the other objective in the second.
+    if objective == "tiles":
+        weight = (tiles + jt) * _BIG + value
+    else:
+        weight = value * _BIG + tiles + jt
+    assert root + total * w_joker >= weight
+
+
+def test_group_partners_count_once_per_colour():
+    # R5 needs two partners of other colours; two K5 are one colour: no group
+    # without a joker, so the bound gives nothing -- and with one joker R5 K5 J.
+    assert _bounds([], ["R5", "K5", "K5"])[0] == 0
+    assert solve([], ["R5", "K5", "K5"])[0] == 0
+    root, *_ = _bounds([], ["R5", "K5", "K5", "J"])
+    assert root > 0
+    assert solve([], ["R5", "K5", "K5", "J"])[:2] == (3, 10)
+
+
+def test_a_large_table_takes_the_whole_rack_or_the_best_part():
+    # Table larger than the rack: the solver first tries to lay everything.
+    table = [["R1", "R2", "R3"], ["B7", "K7", "Y7"], ["K9", "K10", "K11"]]
+    assert solve(table, ["R4", "K12"])[:2] == (2, 16)
+    _check(table, ["R4", "K12"], "tiles")
+    _check(table, ["R4", "B9", "Y1"], "tiles")  # B9 and Y1 fit nowhere
+    _check(table, ["R4", "B9", "Y1"], "value")

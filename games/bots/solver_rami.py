@@ -22,14 +22,23 @@ Identical copies are interchangeable, so counts are enough; the optimum is then
 rebuilt into melds.
 
 Search: exact branch and bound on the weight lost.  Rack tiles that fit no
-meld of the available tiles are dropped first.  A beam pass (a few best states
-per cell) gives a feasible floor; if it laid everything it is optimal.
-Otherwise passes with a growing budget keep only states that can still end
-within the budget (weight so far + every remaining rack tile >= threshold),
-never looser than the floor; the first pass that ends holds the optimum.
-States are pruned without loss when another state of the same layer dominates
-them (longer open runs, same weight or more), short runs that the next numbers
-cannot feed are dropped, and surplus open runs of 3+ are closed.
+meld of the available tiles are dropped first.  When the table outsizes the
+rack, a beam that keeps only states still laying every rack tile tries first
+(cheap: options that drop a tile are cut); otherwise, or when it fails, a beam
+pass (the best 16 states per cell, ranked by rack weight laid and run
+flexibility, groups closable) gives a feasible floor.  A floor that lays
+everything, or reaches the upper bound, is optimal.  Otherwise passes with a
+budget growing one unit (a tile, or a point in value mode) at a time keep only
+the states whose bound can still reach the threshold, never looser than the
+floor; the first pass that ends holds the optimum.  The bound
+(:mod:`games.bots.solver_rami_bound`) follows each colour's runs exactly from
+the state's open runs and caps its groups by the partners and jokers they
+need; summed over the colours, plus the free jokers, it never falls below the
+best ending.  States are pruned without loss when another state of the same
+layer dominates them (longer open runs, same weight or more), short runs that
+the next numbers cannot feed are dropped, and surplus open runs of 3+ are
+closed.  Empty cells, and the group closing of states without group tiles,
+leave the states in place (no copy of the layer).
 
 Pure Python; the state is packed into one integer.  Up to 3 copies of a tile
 and up to 4 jokers (160-tile set, D-1).

@@ -4,13 +4,16 @@ RULES.md §2, §5.  :mod:`games.bots.solver_rami` walks the cells (number,
 colour) in order; to drop a state early it needs an upper bound on the rack
 weight the remaining cells can still lay.  This module relaxes the problem per
 colour: the runs of one colour are followed exactly (its open runs by length,
-short runs must be fed, jokers in and in front of runs), while groups are only
-capped: a cell can give at most ``min(copies, (tiles of the other colours at
-that number + jokers) // 2, (tiles at that number + jokers) // 3)`` tiles to
-groups (each group holding the cell needs two tiles of other colours, and
-three tiles in all).  Every colour may use all the free jokers.  Any real
-arrangement projects onto one relaxed arrangement per colour, so the sum over
-the colours bounds the real optimum from above (jokers are counted apart).
+short runs must be fed, jokers in and in front of runs), while its groups are
+only checked for what they need: ``g`` copies at a number go to ``g`` groups,
+each needing two members of other colours, of which a colour with ``a`` real
+tiles there gives at most ``min(a, g)`` (one per group); jokers fill the rest
+and are taken from the colour's free jokers; the ``g`` groups also need ``3g``
+tiles and jokers at that number.  Every colour may use all the free jokers.
+Any real arrangement projects onto one relaxed arrangement per colour (the
+jokers of a colour's runs and of the groups holding its tiles are distinct),
+so the sum over the colours bounds the real optimum from above (the jokers'
+own weight is counted apart).
 
 :class:`ColourBounds` fills its tables lazily (only for the run states the
 search meets) and is valid for one position.

@@ -21,41 +21,17 @@ search meets) and is valid for one position.
 from __future__ import annotations
 
 NEG = -(1 << 60)  # no arrangement: below any real weight, even summed four times
-_RELAXED: dict = {}  # (options key, group cap) -> ((rack copies, colour state', jokers), ...)
-_RELAXED_MAX = 100_000
 
 
-def relaxed_options(options: list, key: tuple, others: tuple, total: int, jl: int) -> tuple:
-    """A cell's options (``(rack copies, colour state', group copies, jokers,
-    plan)`` from the solver) as the colour sees them alone, reduced to the best
-    rack copies per ``(colour state', jokers)``; cached by ``key``.
+def group_jokers(others: tuple) -> tuple:
+    """Jokers that ``g`` = 0..3 copies of a cell in groups need at least.
 
-    ``g`` copies in groups need ``g`` different groups, each with two members of
-    other colours: a colour with ``a`` real tiles at the number (``others``
-    holds the three other colours' counts) fills at most ``min(a, g)`` of those
-    places (one per group), jokers the rest, so the option costs
-    ``max(0, 2g - sum(min(a, g)))`` more jokers (of the ``jl`` free); and the
-    ``g`` groups hold at least ``3g`` of the ``total`` real tiles and jokers.
+    ``g`` copies go to ``g`` different groups, each with two members of other
+    colours: a colour with ``a`` real tiles at the number (``others`` holds the
+    three other colours' counts) fills at most ``min(a, g)`` of those places
+    (one per group), jokers the rest: ``max(0, 2g - sum(min(a, g)))``.
     """
-    ck = (key, others, total)
-    found = _RELAXED.get(ck)
-    if found is None:
-        if len(_RELAXED) > _RELAXED_MAX:  # keep a long-running server's memory bounded
-            _RELAXED.clear()
-        best: dict = {}
-        for r, cs2, g, dj, _plan in options:
-            if not g:
-                k = (cs2, dj)
-            else:
-                extra = 2 * g - sum(a if a < g else g for a in others)
-                dj2 = dj + extra if extra > 0 else dj
-                if dj2 > jl or 3 * g > total + jl:
-                    continue
-                k = (cs2, dj2)
-            if best.get(k, -1) < r:
-                best[k] = r
-        found = _RELAXED[ck] = tuple((r, cs2, dj) for (cs2, dj), r in best.items())
-    return found
+    return tuple(max(0, 2 * g - sum(min(a, g) for a in others)) for g in range(4))
 
 
 class ColourBounds:
@@ -76,7 +52,8 @@ class ColourBounds:
         avail = self.avail
         self.totals = [sum(avail[(cell // 4) * 4:(cell // 4) * 4 + 4]) for cell in range(52)]
         # per cell: the other colours' real tiles at its number
-        self.others = [tuple(avail[cell - cell % 4 + d] for d in range(4) if d != cell % 4) for cell in range(52)]
+        self.extra = [group_jokers(tuple(avail[cell - cell % 4 + d] for d in range(4) if d != cell % 4))
+                      for cell in range(52)]
         self.w_num = w_num
         self.options = options
         # memo[c][m]: (colour state | free jokers << 9) -> bound
@@ -101,13 +78,23 @@ class ColourBounds:
         avail = self.avail
         next1 = avail[cell + 4] if m < 13 else 0
         next2 = avail[cell + 8] if m < 12 else 0
-        opts, key = self.options(cs, self.table[cell], self.rack[cell], m, jl, next1, next2)
+        opts, _ = self.options(cs, self.table[cell], self.rack[cell], m, jl, next1, next2)
         weight = self.w_num[m]
         best = NEG
-        get = self.get
-        total = self.totals[cell]
-        for r, cs2, dj in relaxed_options(opts, key, self.others[cell], total, jl):
-            v = r * weight + get(c, m + 1, cs2, jl - dj)
+        extra = self.extra[cell]
+        room = self.totals[cell] + jl  # the groups' tiles and jokers at this number
+        nmemo = self.memo[c][m + 1]
+        for r, cs2, g, dj, _plan in opts:
+            if g:
+                if 3 * g > room:
+                    continue
+                dj += extra[g]
+                if dj > jl:
+                    continue
+            b = nmemo.get(cs2 | (jl - dj) << 9)
+            if b is None:
+                b = self.get(c, m + 1, cs2, jl - dj)
+            v = r * weight + b
             if v > best:
                 best = v
         return best if best > NEG // 2 else NEG

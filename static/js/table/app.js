@@ -59,7 +59,7 @@ export class TableApp {
     this.socket = new TableSocket({
       url, factory: socketFactory,
       onFrame: (f) => this.onFrame(f),
-      onState: (s) => this.onConnState(s),
+      onState: (s, code) => this.onConnState(s, code),
     });
   }
 

@@ -22,13 +22,13 @@ Identical copies are interchangeable, so counts are enough; the optimum is then
 rebuilt into melds.
 
 Search: exact branch and bound on the weight lost.  Rack tiles that fit no
-meld of the available tiles are dropped first.  When the table outsizes the
-rack, a beam that keeps only states still laying every rack tile tries first
-(cheap: options that drop a tile are cut); otherwise, or when it fails, a beam
-pass (the best 16 states per cell, ranked by rack weight laid and run
+meld of the available tiles are dropped first.  A beam pass (the best 16
+states per cell, ranked by rack weight laid and run
 flexibility, groups closable) gives a feasible floor.  A floor that lays
-everything, or reaches the upper bound, is optimal.  Otherwise passes with a
-budget growing one unit (a tile, or a point in value mode) at a time keep only
+everything, or reaches the upper bound, is optimal; a floor one unit short
+of everything is settled by one pass bounded by every remaining rack tile.
+Otherwise passes with a
+budget growing in small steps (a unit is a tile, or a point in value mode) keep only
 the states whose bound can still reach the threshold, never looser than the
 floor; the first pass that ends holds the optimum.  The bound
 (:mod:`games.bots.solver_rami_bound`) follows each colour's runs exactly from
@@ -211,16 +211,14 @@ def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
     # that can still end within the budget, so the first pass that ends holds
     # the optimum.  A narrow beam pass gives a floor: no budget needs to go
     # below the weight it reached.
-    # With a table larger than the rack, the rack usually goes down
-    # whole: first a beam that only keeps states still laying every rack tile
-    # (cheap: most options drop out); when it fails, a plain beam for the floor.
-    lay_all = sum(table_counts) + jt > sum(rack_counts) + jr
-    guess = _search(*args, None, w_max, beam=_BEAM, rest=rest) if lay_all else None
-    if guess is None:
-        guess = _search(*args, None, None, beam=_BEAM)
+    guess = _search(*args, None, None, beam=_BEAM)
     floor = guess[2] if guess is not None else None
     units = 0
     found = guess if floor == w_max else None  # the beam laid everything: optimal
+    if found is None and floor is not None and w_max - floor <= unit:
+        # One tile short of everything: a pass bounded by every remaining rack
+        # tile (no per-colour bound to build) settles whether the beam is optimal.
+        found = _search(*args, None, floor + 1, rest=rest) or guess
     if found is None:
         bounds = ColourBounds(table_counts, rack_counts, total_jokers, w_num, _options)
         root = bounds.root(total_jokers)
@@ -326,7 +324,9 @@ def _options(cs, t, r_max, n, jl, next1, next2):
 
 def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, bounds, threshold, beam=None, rest=None):
     """One pass of the cell DP; states whose best ending stays below
-    ``threshold`` (None: no bound) are dropped; with ``beam``, only that many
+    ``threshold`` (None: no bound) are dropped, the best ending bounded by
+    ``bounds`` or, given ``rest`` (rack weight from each cell on), by every
+    remaining rack tile; with ``beam``, only that many
     best states are kept per cell (a heuristic pass).  ``bounds`` is the
     position's :class:`~games.bots.solver_rami_bound.ColourBounds`: a state's
     best ending is its weight, plus each colour's bound from its open runs, plus
@@ -354,7 +354,6 @@ def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, bounds,
                       for d in range(4) if d != c]
             (memo1, d1, m1, sh1), (memo2, d2, m2, sh2), (memo3, d3, m3, sh3) = others
             own = memo[c][n + 1]
-            after = rest[cell + 1] if rest is not None else 0
             back: dict = {}
             if t or r_max:
                 nxt: dict = {}
@@ -401,7 +400,7 @@ def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, bounds,
                 elif not opts:
                     continue
                 if rest is not None:
-                    need = threshold - w - jl * w_joker - after
+                    need = threshold - w - jl * w_joker - rest[cell + 1]
                     if opts[0][0] < need:
                         continue
                 elif bounded:

@@ -239,7 +239,7 @@ def test_group_partners_count_once_per_colour():
 
 
 def test_a_large_table_takes_the_whole_rack_or_the_best_part():
-    # Table larger than the rack: the solver first tries to lay everything.
+    # A table larger than the rack, laid whole or in part.
     table = [["R1", "R2", "R3"], ["B7", "K7", "Y7"], ["K9", "K10", "K11"]]
     assert solve(table, ["R4", "K12"])[:2] == (2, 16)
     _check(table, ["R4", "K12"], "tiles")

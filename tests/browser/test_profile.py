@@ -78,7 +78,7 @@ def test_a_finished_solo_match_shows_on_the_profile_and_in_the_solo_records(page
     page.goto(live_server_url + "/players/me/")
     expect(page.locator("h1")).to_have_text("Record Holder")
     recent = page.locator("table.recent-matches tbody tr", has_text="solo")
-    expect(recent).to_contain_text("okey51")
+    expect(recent).to_contain_text("Okey 51")
     expect(recent.locator("a")).to_have_attribute("href", f"/table/{table_id}/match/")
     expect(page.locator("tr.stats-okey51")).to_be_visible()
     expect(page.locator(".solo-records")).to_contain_text("Okey 51")

@@ -19,7 +19,9 @@ def scaled_server_url(tmp_path):
     with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     env = base_env(DATABASE_URL=f"{PG}/{name}", REDIS_URL="redis://127.0.0.1:6379/0",
-                   OKEY_CHANNEL_PREFIX=name, OKEY_BOT_DELAY="0.5")
+                   OKEY_CHANNEL_PREFIX=name, OKEY_BOT_DELAY="0.5",
+                   # no SMTP server or static web server on this machine: the README's fallbacks
+                   EMAIL_BACKEND="django.core.mail.backends.console.EmailBackend", OKEY_SERVE_STATIC="1")
     try:
         with serve(tmp_path, env, name="scaled", worker=True) as url:
             yield url

@@ -322,6 +322,25 @@ def _options(cs, t, r_max, n, jl, next1, next2):
     return found, ck
 
 
+def _ranked(found, c, n, jl, shift, weight, w_joker, bounds, own):
+    """A cell's options for the search: ``(rank, colour part, group/joker bits,
+    weight added, plan)``, best rank first.  Without ``bounds`` the rank is the
+    rack weight laid; with them, that plus the colour's bound after the move
+    (moves into a dead end dropped).  ``own`` is the colour's memo at ``n + 1``."""
+    if bounds is None:
+        return [(r * weight, cs2 << shift, g << 3 | dj, r * weight + dj * w_joker, plan)
+                for r, cs2, g, dj, plan in found]
+    ranked = []
+    for r, cs2, g, dj, plan in found:
+        b = own.get(cs2 | (jl - dj) << 9)
+        if b is None:
+            b = bounds.get(c, n + 1, cs2, jl - dj)
+        if b > NEG:
+            ranked.append((r * weight + b, cs2 << shift, g << 3 | dj, r * weight + dj * w_joker, plan))
+    ranked.sort(key=itemgetter(0), reverse=True)
+    return ranked
+
+
 def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, bounds, threshold, beam=None, rest=None):
     """One pass of the cell DP; states whose best ending stays below
     ``threshold`` (None: no bound) are dropped, the best ending bounded by
@@ -375,29 +394,9 @@ def _search(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, bounds,
                 lk = cs | jl << 9
                 opts = local.get(lk)
                 if opts is None:
-                    found, _ = _options(cs, t, r_max, n, jl, next1, next2)
-                    if bounds is None:
-                        opts = local[lk] = [
-                            (r * weight, cs2 << shift, g << 3 | dj, r * weight + dj * w_joker, plan)
-                            for r, cs2, g, dj, plan in found]
-                        if not opts:
-                            continue
-                        ranked = None
-                    else:
-                        ranked = []
-                if opts is None:
-                    for r, cs2, g, dj, plan in found:
-                        b = own.get(cs2 | (jl - dj) << 9)
-                        if b is None:
-                            b = bget(c, n + 1, cs2, jl - dj)
-                        if b > NEG:
-                            ranked.append((r * weight + b, cs2 << shift, g << 3 | dj,
-                                           r * weight + dj * w_joker, plan))
-                    ranked.sort(key=itemgetter(0), reverse=True)
-                    opts = local[lk] = ranked
-                    if not ranked:
-                        continue
-                elif not opts:
+                    opts = local[lk] = _ranked(_options(cs, t, r_max, n, jl, next1, next2)[0], c, n, jl,
+                                               shift, weight, w_joker, bounds, own)
+                if not opts:
                     continue
                 if rest is not None:
                     need = threshold - w - jl * w_joker - rest[cell + 1]

@@ -10,7 +10,7 @@ DAPHNE_LIMITS := --websocket-max-message-size 65536 --websocket-max-frame-size 6
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/okeysite_$(shell echo $$PPID)
 TEST_REDIS_URL    ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test services chromium selfplay
+.PHONY: run test services chromium node
 
 .venv/.installed: pyproject.toml
 	test -x $(PY) || python3 -m venv .venv
@@ -32,5 +32,10 @@ services:
 chromium:
 	@test -x /usr/bin/chromium || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
 
-test: .venv/.installed services chromium
+# The table client's unit tests run on Node's built-in test runner.
+node:
+	@command -v node >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null; }
+
+test: .venv/.installed services chromium node
+	node --test static/dev/tests/
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m pytest $(PYTEST_ARGS)

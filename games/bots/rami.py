@@ -6,9 +6,11 @@ A turn is one action: ``play`` (the whole new table) or ``draw``.
   points (the table untouched), else draw.
 - After it: lay new melds from the rack, then extend table melds one tile at a
   time (run ends, a group's fourth colour), until nothing more fits; draw when
-  nothing can be laid.  ``strong`` also rearranges the table with the exact
-  solver when ``games.bots.solver_rami`` offers one, and keeps its jokers in the
-  rack unless they let it go out or lay three tiles or more.
+  nothing can be laid.  ``strong`` also rearranges the whole table with the
+  exact solver, table jokers included (up to :data:`SOLVER_JOKER_TILES` tiles),
+  and keeps its rack jokers unless they let it go out or lay three tiles or more.
+  Holding melds back (drawing while every opponent still holds 8+ or 11+ tiles)
+  and giving the solver the rack jokers late measured no gain and were left out.
 - ``easy`` lays only new melds (never extends the table) and sometimes draws
   instead of playing.
 """
@@ -19,6 +21,12 @@ from games.bots.partition import OBJ_POINTS, OBJ_TILES, search, counts_of, meld_
 
 THRESHOLD = 30
 CTX = TileContext("rami", "J", None, False)
+
+SOLVER_JOKER_TILES = 80
+"""Strong: table melds holding jokers go to the solver too when the table and the rack's
+plain tiles together hold at most this many tiles (0 = never: they stay fixed).  Measured
+(1,200 rounds strong,normal,normal,easy mixed): fixed joker melds 146.6 ± 3.7 points, cap 60
+171.1 ± 3.1, cap 80 177.2 ± 2.9 (p99 decision 36 ms, under the 50 ms budget)."""
 
 
 def act(view: dict, level: str, rng) -> dict:
@@ -127,8 +135,10 @@ def _extend_one(table: list[list[str]], tile: str) -> bool:
 def _solver_play(view: dict, rack: list[str], table: list[list[str]]):
     """Strong: rearrange the table with the exact solver (RULES.md §5), or ``None``.
 
-    Melds holding a joker stay as they are and the rack's jokers stay in the rack
-    (kept late); the solver sees only joker-free tiles, where it is fast.  The
+    The rack's jokers stay in the rack (kept late).  Melds holding a joker go to
+    the solver with the rest when the problem holds at most
+    :data:`SOLVER_JOKER_TILES` tiles, else they stay as they are (joker-free
+    problems are the fast ones).  The
     greedy play wins when it goes out.  The solver's answer is checked (tile
     multiset = old table + laid rack tiles, every meld valid) before use.
     """
@@ -142,6 +152,8 @@ def _solver_play(view: dict, rack: list[str], table: list[list[str]]):
     fixed = [m for m in table if any(t.startswith("J") for t in m)]
     free = [m for m in table if not any(t.startswith("J") for t in m)]
     plain = [t for t in rack if t != "J"]
+    if fixed and sum(len(m) for m in table) + len(plain) <= SOLVER_JOKER_TILES:
+        fixed, free = [], table
     try:
         placed_n, _, new_free, placed = solve(free, plain, "tiles")
     except Exception:  # noqa: BLE001 - fall back to the greedy play

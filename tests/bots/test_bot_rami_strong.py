@@ -1,0 +1,58 @@
+"""Strong rami play in hand-made positions (RULES.md §5): the exact solver
+rearranges table melds holding a joker, the rack's jokers stay in the rack."""
+from __future__ import annotations
+
+import pytest
+
+import games.bots
+from games.bots import choose_action
+from games.engine import api
+
+
+@pytest.fixture(autouse=True)
+def _strict_bots(monkeypatch):
+    """Planning errors fail the test instead of falling back to the safe action."""
+    monkeypatch.setattr(games.bots, "STRICT", True)
+
+
+def rami_position(rack, table, others=(["K1"] * 1,) * 3):
+    return {"ruleset": "rami", "options": {}, "turn": 0, "pile": ["K3", "B9", "Y12", "R1"],
+            "seats": [{"rack": list(rack), "opened": "yes", "penalty": 0}] + [
+                {"rack": list(o), "opened": "yes", "penalty": 0} for o in others],
+            "table": [list(m) for m in table]}
+
+
+def laid(pos, action):
+    """Rack tiles the play laid (physical tiles, ``J`` for a joker)."""
+    from collections import Counter
+    before = Counter(t.partition("=")[0] for m in pos["table"] for t in m)
+    after = Counter(t.partition("=")[0] for m in action["table"] for t in m)
+    return after - before
+
+
+def test_strong_frees_a_table_joker_to_lay_tiles_normal_draws():
+    # R5 replaces the joker in R4-J-R6; the freed joker completes B8-B9.
+    pos = rami_position(["R5", "B8", "B9", "Y2", "K13"], [["R4", "J=R5", "R6"], ["K7", "Y7", "B7"]])
+    strong = choose_action(api.view(pos, 0), "strong", seed=1)
+    assert strong["type"] == "play"
+    after = api.apply(pos, strong)  # legal: every meld valid, every table tile kept
+    assert sorted(laid(pos, strong).elements()) == ["B8", "B9", "R5"]
+    assert sorted(after["seats"][0]["rack"]) == ["K13", "Y2"]
+    normal = choose_action(api.view(pos, 0), "normal", seed=1)
+    assert normal["type"] == "draw"
+
+
+def test_strong_keeps_its_rack_joker_when_it_cannot_go_out():
+    # the joker could extend R9-R11, but it stays in the rack: B1-B2-B3 is laid alone.
+    pos = rami_position(["B1", "B2", "B3", "J", "Y5"], [["R9", "R10", "R11"]])
+    a = choose_action(api.view(pos, 0), "strong", seed=1)
+    assert a["type"] == "play"
+    api.apply(pos, a)
+    assert "J" not in laid(pos, a)
+    assert laid(pos, a)["B1"] == 1
+
+
+def test_strong_lays_its_joker_to_go_out():
+    pos = rami_position(["K11", "K12", "J"], [["R9", "R10", "R11"]])
+    a = choose_action(api.view(pos, 0), "strong", seed=1)
+    assert api.is_over(api.apply(pos, a))

@@ -14,7 +14,8 @@ Levels (``games.bots.LEVELS``):
   tiles and keeps the tiles its best partition uses;
 - ``strong``: as normal, plus: takes a discard whenever it can lay it (new meld
   or add: the discarder pays value × 10), swaps okeys out of opponents' melds
-  (+100 + value × 10 for them), judges discards by how close the rack stays to
+  (+100 + value × 10 for them) and, in team play, out of its own and the
+  partner's melds (free), judges discards by how close the rack stays to
   more melds (two-tile near-melds whose completing tiles are still unseen), plans pairs only with
   four pairs or more, avoids feeding the next seat (tiles it discarded or
   passed on are safe), and goes out with an okey when it can (−1000).
@@ -30,6 +31,12 @@ from games.bots.seen import Seen, meld_accepts
 
 PAIRS_TO_OPEN = 5
 """At least five pairs open without a points threshold (RULES.md §3)."""
+
+TEAM_SWAPS = True
+"""Strong in team play: after the opponents' melds, also swap okeys out of our own and the
+partner's melds (free, RULES.md §3), so the wild works in our rack instead of lying in a meld.
+Measured (4,000 team rounds strong+strong vs normal+normal, same seeds): team difference
+−249 → −266 points per round, paired −16.4 ± 9.0; solo it changes nothing (+0.3 ± 4.3)."""
 
 def act(seen: Seen, level: str, rng) -> dict:
     """The next action for ``seen.seat`` (RULES.md §3, §7 action dicts with ``seat``)."""
@@ -130,18 +137,25 @@ def _play_phase(seen: Seen, level: str, rng) -> dict:
 
 
 def _swap(seen: Seen) -> dict | None:
-    """Swap a real tile for an okey in an opponent's meld (owner +100 + value × 10, RULES.md §3)."""
+    """Swap a real tile for an okey in an opponent's meld (owner +100 + value × 10, RULES.md §3);
+    in team play then in our own or the partner's meld (free, :data:`TEAM_SWAPS`).
+
+    Returns a ``swap`` action dict or ``None``."""
     ctx = seen.ctx
     have = {}
     for t, c in zip(seen.rack, seen.codes):
         if c != WILD and t != "F":
             have.setdefault(c, t)
-    for raw, m in zip(seen.table, seen.melds):
-        if not m.wilds or seen.friendly(m.owner):
-            continue
-        for rep in m.wilds:
-            if rep in have and not (m.kind == "pair"):
-                return {"seat": seen.seat, "type": "swap", "meld": raw["id"], "tile": have[rep]}
+    friendly_ok = TEAM_SWAPS and seen.partner() is not None
+    for pass_friendly in (False, True):
+        if pass_friendly and not friendly_ok:
+            break
+        for raw, m in zip(seen.table, seen.melds):
+            if not m.wilds or m.kind == "pair" or seen.friendly(m.owner) != pass_friendly:
+                continue
+            for rep in m.wilds:
+                if rep in have:
+                    return {"seat": seen.seat, "type": "swap", "meld": raw["id"], "tile": have[rep]}
     return None
 
 

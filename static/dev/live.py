@@ -7,7 +7,6 @@ rack's gap groups reach the threshold, add when a meld fits, discard; rami lays 
 rack's valid groups as new melds when they make the initial meld, else draws.
 Screenshots go to /tmp/shots/live-*.png. Dev tool, not a test.
 """
-import os
 import re
 import subprocess
 import sys
@@ -19,22 +18,15 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from tests.browser.conftest import _free_port, _wait_for_port, register  # noqa: E402
+from tests.browser.conftest import register  # noqa: E402
+from live_server import start_server, wait_until_up  # noqa: E402
 
 ruleset = sys.argv[1] if len(sys.argv) > 1 else "okey51"
 max_turns = int(sys.argv[2]) if len(sys.argv) > 2 else 12
 shots = Path("/tmp/shots")
 shots.mkdir(exist_ok=True)
 work = Path(tempfile.mkdtemp())
-env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE")}
-env.update(DATABASE_URL=f"sqlite:///{work / 'db.sqlite3'}", OKEY_BOT_DELAY="0.3", OKEY_BOT_STEP_DELAY="0.1",
-           OKEY_NEXT_ROUND_DELAY="3", OKEY_RULESETS="okey51,okey17,rami", PYTHONUNBUFFERED="1")
-subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
-port = _free_port()
-log = open(work / "server.log", "wb")
-server = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "okeysite.asgi:application"],
-                          cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-base = f"http://127.0.0.1:{port}"
+env, base, server, log = start_server(work)
 
 
 def my_turn(page):
@@ -42,7 +34,7 @@ def my_turn(page):
 
 
 try:
-    _wait_for_port(port, server)
+    wait_until_up(base, server)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)

@@ -5,8 +5,6 @@ the rack when the player discards, and a refused playable discard shows its pena
 Solo table on a throwaway SQLite database, seat 0 given a known rack and a run R3-R5 on the
 table. Phone viewport. Screenshots /tmp/shots/o17-*.png. Dev tool, not a test.
 """
-import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -16,33 +14,17 @@ from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from tests.browser.conftest import _free_port, _wait_for_port, register  # noqa: E402
+from tests.browser.conftest import register  # noqa: E402
+from live_server import check, failures, make_shell, start_server, wait_until_up  # noqa: E402
 
 shots = Path("/tmp/shots")
 shots.mkdir(exist_ok=True)
 work = Path(tempfile.mkdtemp())
-env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE")}
-env.update(DATABASE_URL=f"sqlite:///{work / 'db.sqlite3'}", OKEY_BOT_DELAY="0.3", OKEY_BOT_STEP_DELAY="0.1",
-           OKEY_NEXT_ROUND_DELAY="3", OKEY_RULESETS="okey51,okey17,rami", PYTHONUNBUFFERED="1")
-subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
-port = _free_port()
-log = open(work / "server.log", "wb")
-server = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "okeysite.asgi:application"],
-                          cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-base = f"http://127.0.0.1:{port}"
+env, base, server, log = start_server(work)
 RACK = ["K1", "K2", "K3", "R6", "B7", "B9", "Y11", "Y12", "K9", "B1", "R12", "R13", "K6", "B4"]  # okey Y5 (indicator Y4)
-failures = []
 
 
-def check(name, cond, detail=""):
-    print(("ok   " if cond else "FAIL ") + name + ("" if cond else f"  {detail}"))
-    if not cond:
-        failures.append(name)
-
-
-def shell(code):
-    return subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=env,
-                          check=True, capture_output=True, text=True).stdout.strip()
+shell = make_shell(env)
 
 
 def rack_tiles(page):
@@ -50,7 +32,7 @@ def rack_tiles(page):
 
 
 try:
-    _wait_for_port(port, server)
+    wait_until_up(base, server)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)

@@ -7,8 +7,6 @@ the Leave form, nothing playable shows before the deal, free seats say so, after
 the seat list goes away, C (spectator) sees the table but no rack. Screenshots go to
 /tmp/shots/pre-*.png. Dev tool, not a test.
 """
-import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -18,32 +16,16 @@ from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from tests.browser.conftest import _free_port, _wait_for_port, register  # noqa: E402
+from tests.browser.conftest import register  # noqa: E402
+from live_server import check, failures, make_shell, start_server, wait_until_up  # noqa: E402
 
 shots = Path("/tmp/shots")
 shots.mkdir(exist_ok=True)
 work = Path(tempfile.mkdtemp())
-env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE")}
-env.update(DATABASE_URL=f"sqlite:///{work / 'db.sqlite3'}", OKEY_BOT_DELAY="0.3", OKEY_BOT_STEP_DELAY="0.1",
-           OKEY_NEXT_ROUND_DELAY="3", OKEY_RULESETS="okey51,okey17,rami", PYTHONUNBUFFERED="1")
-subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
-port = _free_port()
-log = open(work / "server.log", "wb")
-server = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "okeysite.asgi:application"],
-                          cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-base = f"http://127.0.0.1:{port}"
-failures = []
+env, base, server, log = start_server(work)
 
 
-def check(name, cond, detail=""):
-    print(("ok   " if cond else "FAIL ") + name + ("" if cond else f"  {detail}"))
-    if not cond:
-        failures.append(name)
-
-
-def shell(code):
-    return subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=env,
-                          check=True, capture_output=True, text=True).stdout.strip()
+shell = make_shell(env)
 
 
 def seats(page):
@@ -51,7 +33,7 @@ def seats(page):
 
 
 try:
-    _wait_for_port(port, server)
+    wait_until_up(base, server)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         ctx = {k: browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True) for k in "ABC"}

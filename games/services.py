@@ -115,6 +115,11 @@ def _seats(table):
     return list(Seat.objects.filter(table=table).select_related("user", "user__player_settings", "table").order_by("index"))
 
 
+def _user_seat(seats, user):
+    """The Seat of `seats` that `user` sits in, or None."""
+    return next((s for s in seats if s.user_id == user.pk), None)
+
+
 def _bot_seed(round_seed, version, seat):
     # Never hand the round seed itself to a bot: it would re-deal the pile and racks.
     return hashlib.sha256(f"bot:{round_seed}:{version}:{seat}".encode()).hexdigest()[:16]
@@ -460,7 +465,7 @@ def submit_action(user, table_id, action, expected_version):
         game = _lock_game(table_id)
         table = game.table
         seats = _seats(table)
-        seat = next((s for s in seats if s.user_id == user.pk), None)
+        seat = _user_seat(seats, user)
         if seat is None:
             return Outcome(False, game.version, "not_seated")
         if game.position is None:
@@ -665,7 +670,7 @@ def _seat_to_autoplay(user, table_id):
         if table.status != Table.Status.PLAYING:
             return False
         seats = _seats(table)
-        seat = next((s for s in seats if s.user_id == user.pk), None)
+        seat = _user_seat(seats, user)
         if seat is None or seat.autoplay:
             return False
         seat.autoplay = True
@@ -692,7 +697,7 @@ def set_connected(user, table_id, connected, origin=None):
         game = _lock_game(table_id)
         table = game.table
         seats = _seats(table)
-        seat = next((s for s in seats if s.user_id == user.pk), None)
+        seat = _user_seat(seats, user)
         if seat is None:
             return None
         playing = table.status == Table.Status.PLAYING
@@ -726,7 +731,7 @@ def resume_seat(user, table_id):
         game = _lock_game(table_id)
         table = game.table
         seats = _seats(table)
-        seat = next((s for s in seats if s.user_id == user.pk), None)
+        seat = _user_seat(seats, user)
         if seat is None:
             return None
         if seat.autoplay or seat.consecutive_timeouts:

@@ -12,7 +12,7 @@ TEST_REDIS_URL    ?= redis://127.0.0.1:6379/0
 
 .PHONY: run test services chromium node
 
-.venv/.installed: pyproject.toml
+.venv/.installed: pyproject.toml setup.py games/bots/_rami_core.c
 	test -x $(PY) || python3 -m venv .venv
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[test]"

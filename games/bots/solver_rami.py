@@ -40,13 +40,24 @@ the next numbers cannot feed are dropped, and surplus open runs of 3+ are
 closed.  Empty cells, and the group closing of states without group tiles,
 leave the states in place (no copy of the layer).
 
-Pure Python; the state is packed into one integer.  Up to 3 copies of a tile
-and up to 4 jokers (160-tile set, D-1).
+The state is packed into one integer.  Up to 3 copies of a tile and up to 4
+jokers (160-tile set, D-1).
+
+Compiled core: the search (everything between the counts and the rebuilt
+plans) also exists in C, ``games/bots/_rami_core.c``, a port of this module's
+``_solve_counts`` and of the bound that keeps the same order of states and
+options, so it returns the same optimum and table.  It is built by
+``pip install -e .`` when a C compiler is there (``setup.py``, optional) and
+used when it imports with the expected :data:`_CORE_VERSION`; otherwise, or
+with ``OKEY_RAMI_PURE=1`` in the environment at import, this pure-Python code
+runs (the reference; ``_core`` is the module in use, ``None`` for pure Python).
 """
 from __future__ import annotations
 
 import functools
 import heapq
+import logging
+import os
 from operator import itemgetter
 
 from games.bots.solver_rami_bound import NEG, ColourBounds
@@ -206,6 +217,38 @@ def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
         unit, slack = _BIG + 13, 0
     else:
         unit, slack = _BIG, sum(rack_counts) + jr
+    if _core is not None:
+        found = _core.solve(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, unit, slack,
+                            _BEAM, _DIRECT_GAP, _PRUNE_FROM)
+        if found is None:
+            raise NoSolution("the table's tiles cannot form valid melds")
+        best_key, steps = found
+        plans = [(kind, where, plan) for (kind, where), plan in zip(_STEPS, steps)]
+    else:
+        best_key, plans = _solve_counts(table_counts, rack_counts, total_jokers, jt, w_joker, w_num,
+                                        rest, w_max, unit, slack)
+    new_table = _build(plans)
+    placed_counts = [0] * 52
+    placed_jokers = 0
+    for kind, where, plan in plans:
+        if kind == "cell":
+            placed_counts[where] += plan[7]
+    used_jokers = best_key & 7
+    placed_jokers = used_jokers - jt
+    placed = [f"{COLOURS[cell % 4]}{cell // 4 + 1}" for cell in range(52) for _ in range(placed_counts[cell])]
+    placed += [JOKER] * placed_jokers
+    tiles_placed = sum(placed_counts) + placed_jokers
+    value_placed = sum((cell // 4 + 1) * k for cell, k in enumerate(placed_counts))
+    return tiles_placed, value_placed, new_table, placed
+
+
+def _solve_counts(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, rest, w_max, unit, slack):
+    """The pure-Python branch and bound on counts (the reference of the compiled
+    core): ``(final key, plans)``, ``plans`` a list of ``(kind, cell or number,
+    plan)`` in step order for :func:`_build`.  ``rest[cell]`` is the rack weight
+    from ``cell`` on, ``w_max`` the weight of laying everything, ``unit`` one
+    tile (or point) of weight and ``slack`` the first budget.  Raises
+    :class:`NoSolution` when no arrangement holds the table's tiles."""
     args = (table_counts, rack_counts, total_jokers, jt, w_joker, w_num)
     # Passes with a growing budget of lost weight: a pass keeps only states
     # that can still end within the budget, so the first pass that ends holds
@@ -255,19 +298,7 @@ def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
             key, plan = prev
         plans.append((kind, where, plan))
     plans.reverse()
-    new_table = _build(plans)
-    placed_counts = [0] * 52
-    placed_jokers = 0
-    for kind, where, plan in plans:
-        if kind == "cell":
-            placed_counts[where] += plan[7]
-    used_jokers = best_key & 7
-    placed_jokers = used_jokers - jt
-    placed = [f"{COLOURS[cell % 4]}{cell // 4 + 1}" for cell in range(52) for _ in range(placed_counts[cell])]
-    placed += [JOKER] * placed_jokers
-    tiles_placed = sum(placed_counts) + placed_jokers
-    value_placed = sum((cell // 4 + 1) * k for cell, k in enumerate(placed_counts))
-    return tiles_placed, value_placed, new_table, placed
+    return best_key, plans
 
 
 def _others_tiles(avail, n, c):
@@ -539,8 +570,35 @@ for _misc in range(512):
                 _MISC_NEXT[_misc << 5 | _g << 3 | _dj] = (_s + _g) << 5 | max(_mg, _g) << 3 | (_u + _dj)
 
 _IDLE = (0, 0, 0, 0, 0, 0, 0, 0)  # a cell's plan that lays nothing and has no open run
+# The 65 steps of a pass in order: per number the four cells, then its groups.
+_STEPS = tuple(step for n in range(1, 14)
+               for step in [("cell", (n - 1) * 4 + c) for c in range(4)] + [("groups", n)])
 _OPTIONS_MAX = 200_000
 _OPTIONS: dict = {}  # (colour state, table, rack copies, number, jokers free, next two) -> options
+
+
+_CORE_VERSION = 1  # must equal CORE_VERSION in _rami_core.c: an older build is not used
+
+
+def _load_core():
+    """The compiled core module, or None (pure Python): ``OKEY_RAMI_PURE`` set
+    to anything but ``0``, the extension not built, or built from another
+    version of the source (logged)."""
+    if os.environ.get("OKEY_RAMI_PURE", "0") not in ("", "0"):
+        return None
+    try:
+        from games.bots import _rami_core
+    except ImportError:
+        return None
+    if getattr(_rami_core, "VERSION", None) != _CORE_VERSION:
+        logging.getLogger(__name__).warning(
+            "games.bots._rami_core is version %s, expected %s: rebuild it (pip install -e .); "
+            "using the pure-Python solver", getattr(_rami_core, "VERSION", None), _CORE_VERSION)
+        return None
+    return _rami_core
+
+
+_core = _load_core()
 
 
 def _build(plans):
@@ -555,6 +613,8 @@ def _build(plans):
             pool = [0, 0, 0, 0]
             continue
         n, c = where // 4 + 1, where % 4
+        if not open_runs[c] and plan == _IDLE:
+            continue  # nothing laid, no run to extend or close
         colour = COLOURS[c]
         e3, ye, a0, a1, a2, yp, g, r = plan
         real = f"{colour}{n}"

@@ -16,7 +16,9 @@ so the sum over the colours bounds the real optimum from above (the jokers'
 own weight is counted apart).
 
 :class:`ColourBounds` fills its tables lazily (only for the run states the
-search meets) and is valid for one position.
+search meets) and is valid for one position.  The compiled core
+(``games/bots/_rami_core.c``, ``bound_compute``) ports it line by line; this
+module is the pure-Python path and the reference.
 """
 from __future__ import annotations
 

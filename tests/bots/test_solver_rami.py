@@ -11,7 +11,7 @@ from itertools import combinations, product
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from games.bots.solver_rami import NoSolution, solve
+from games.bots.solver_rami import OBJECTIVES, NoSolution, solve
 from games.engine.api import meld_info
 from games.engine.melds import classify
 from games.engine.tiles import COLOURS
@@ -245,3 +245,128 @@ def test_a_large_table_takes_the_whole_rack_or_the_best_part():
     _check(table, ["R4", "K12"], "tiles")
     _check(table, ["R4", "B9", "Y1"], "tiles")  # B9 and Y1 fit nowhere
     _check(table, ["R4", "B9", "Y1"], "value")
+
+
+# ---------------------------------------------------------------- the compiled core
+
+def _random_positions(count, seed):
+    """``count`` random positions of the 160-tile set (3 copies, 4 jokers): a
+    valid table (the solver's own arrangement of a random draw, 0-45 tiles)
+    and a rack of 0-30 of the remaining tiles, jokers 0-4 in all."""
+    import random
+
+    from games.bots import solver_rami as s
+
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        jokers = rng.randint(0, 4)
+        tiles = [f"{c}{n}" for c in COLOURS for n in range(1, 14)] * 3 + ["J"] * jokers
+        rng.shuffle(tiles)
+        draw = tiles[:rng.randint(0, 45)]
+        try:
+            table = s.solve([], draw, "tiles")[2]
+        except s.NoSolution:
+            continue
+        left = Counter(tiles) - Counter(t.split("=")[0] for m in table for t in m)
+        rest = list(left.elements())
+        rng.shuffle(rest)
+        out.append((table, rest[:rng.randint(0, 30)]))
+    return out
+
+
+def _built_core():
+    """The compiled module when it is built (even if OKEY_RAMI_PURE disables it
+    for solve); skips the test only when it is not built.  A build from another
+    version of the source fails: rebuild with ``pip install -e .``."""
+    from games.bots import solver_rami as s
+
+    try:
+        from games.bots import _rami_core
+    except ImportError as exc:
+        pytest.skip(f"games.bots._rami_core is not built (no C compiler at install?): {exc}")
+    assert _rami_core.VERSION == s._CORE_VERSION, "stale games.bots._rami_core: rebuild (pip install -e .)"
+    return _rami_core
+
+
+def _solve_with(core, table, rack, objective):
+    from games.bots import solver_rami as s
+
+    saved = s._core
+    s._core = core
+    try:
+        return s.solve(table, rack, objective)
+    finally:
+        s._core = saved
+
+
+def test_the_compiled_core_equals_the_pure_python_search():
+    # The C port keeps the order of states and options, so not only the optimum
+    # but the whole answer (table and laid tiles) is the same.
+    core = _built_core()
+    positions = _random_positions(150, seed=4)
+    in_play = [sum(t.startswith("J") for m in table for t in m) + rack.count("J") for table, rack in positions]
+    assert set(in_play) == {0, 1, 2, 3, 4}
+    assert sum("J" in rack for _, rack in positions) >= 15
+    checked = 0
+    for table, rack in positions:
+        for objective in OBJECTIVES:
+            compiled = _solve_with(core, table, rack, objective)
+            pure = _solve_with(None, table, rack, objective)
+            assert compiled[:2] == pure[:2], (table, rack, objective)
+            assert compiled == pure, (table, rack, objective)
+            checked += 1
+    assert checked == 300
+
+
+def test_the_compiled_core_reports_an_invalid_table():
+    core = _built_core()
+    with pytest.raises(NoSolution):
+        _solve_with(core, [["R4", "B5", "K6"]], ["R7"], "tiles")
+
+
+def test_without_the_extension_the_pure_python_search_answers(monkeypatch):
+    # OKEY_RAMI_PURE=1, or no compiled module: _load_core gives None and solve
+    # runs the pure-Python search, which still matches the brute force.
+    import builtins
+
+    from games.bots import solver_rami as s
+
+    monkeypatch.setenv("OKEY_RAMI_PURE", "1")
+    assert s._load_core() is None
+    monkeypatch.delenv("OKEY_RAMI_PURE")
+    real_import = builtins.__import__
+
+    def no_core(name, globals=None, locals=None, fromlist=(), level=0):
+        if name == "games.bots" and fromlist and "_rami_core" in fromlist:
+            raise ImportError("no compiled core")
+        return real_import(name, globals, locals, fromlist, level)
+
+    monkeypatch.setattr(builtins, "__import__", no_core)
+    assert s._load_core() is None
+    monkeypatch.setattr(builtins, "__import__", real_import)
+    monkeypatch.setattr(s, "_core", None)
+    calls = []
+    real_search = s._search
+    monkeypatch.setattr(s, "_search", lambda *a, **k: calls.append(1) or real_search(*a, **k))
+    table, rack = [["R9", "B9", "K9"], ["Y9", "J=R9", "K9"]], ["B9", "J"]
+    _check(table, rack, "tiles")
+    assert calls, "the pure-Python search ran"
+    _check([["R11", "R12", "R13"]], ["J", "R10", "B13", "K13"], "value")
+
+
+def test_a_stale_build_is_not_used(monkeypatch):
+    import sys
+    import types
+
+    import games.bots
+    from games.bots import solver_rami as s
+
+    stale = types.ModuleType("games.bots._rami_core")
+    stale.VERSION = s._CORE_VERSION - 1
+    monkeypatch.setitem(sys.modules, "games.bots._rami_core", stale)
+    monkeypatch.setattr(games.bots, "_rami_core", stale, raising=False)
+    monkeypatch.delenv("OKEY_RAMI_PURE", raising=False)
+    assert s._load_core() is None
+    stale.VERSION = s._CORE_VERSION
+    assert s._load_core() is stale

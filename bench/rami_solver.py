@@ -21,7 +21,9 @@ checks both optima on every position, times our solver and ends with
 when it is installed, else against ``anchor_ms``).  ``--write FILE`` saves the
 generated positions in that format.  Times are the process's CPU time (both
 solvers run in this process, so other jobs on a busy machine do not inflate
-them); ``--wall`` uses the wall clock instead.
+them); ``--wall`` uses the wall clock instead.  The first line names the
+solver path: the compiled core (``games/bots/_rami_core.c``) or pure Python
+(``OKEY_RAMI_PURE=1``, or the extension not built).
 """
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ import statistics
 import sys
 import time
 
+from games.bots import solver_rami
 from games.bots.solver_rami import solve
 from games.engine.tiles import COLOURS, JOKER, full_set, split_wild
 
@@ -173,6 +176,13 @@ def _timed(fn, *args):
     return result, _CLOCK() - start
 
 
+def solver_path() -> str:
+    """Which search :func:`solve` runs: the compiled core or pure Python."""
+    if solver_rami._core is not None:
+        return "ours: compiled core (games/bots/_rami_core.c)"
+    return "ours: pure Python (OKEY_RAMI_PURE=1 or the extension not built)"
+
+
 def run_generated(seed: int, count: int, write: str | None) -> int:
     """Solve generated positions with both solvers and print the table; exit status
     (0 all optima equal, 1 a difference, 2 the anchor is not installed)."""
@@ -182,6 +192,7 @@ def run_generated(seed: int, count: int, write: str | None) -> int:
         print("rummikub-solver is not installed: see bench/README.md", file=sys.stderr)
         return 2
     positions = generate_all(seed, count)
+    print(solver_path())
     clock = "wall-clock" if _CLOCK is time.perf_counter else "CPU"
     print(f"{len(positions)} positions, seed {seed}; anchor rummikub-solver backend {anchor.backend}; {clock} times")
     print("value mode: the anchor's TOTAL_VALUE objective is tile count x a constant, so values are")
@@ -231,6 +242,7 @@ def run_file(path: str) -> int:
     """Check and time the positions of a JSON file; exit status 1 on a wrong optimum."""
     with open(path) as fh:
         positions = json.load(fh)["positions"]
+    print(solver_path())
     try:
         anchor = Anchor()
     except ImportError:

@@ -552,7 +552,17 @@ static int read_ints(PyObject *seq, int *out, Py_ssize_t n, const char *what) {
     return 0;
 }
 
+/* A long-running server keeps the buffers between calls, but not the peak of
+ * an unusually large position. */
+static void release_large(void) {
+    if (S.capents > (1u << 20)) { free(S.ents); S.ents = NULL; S.capents = S.nents = 0; }
+    if (S.captmp > (1u << 20)) { free(S.tmp); S.tmp = NULL; S.captmp = 0; }
+    if (S.halloc > (1u << 21)) { free(S.hidx); S.hidx = NULL; S.halloc = S.hcap = 0; }
+    if (S.capopts > (1u << 20)) { free(S.opts); S.opts = NULL; S.capopts = S.nopts = 0; }
+}
+
 static PyObject *core_solve(PyObject *self, PyObject *args) {
+    (void)self;
     PyObject *table_o, *rack_o, *wnum_o;
     int total, jt, beam, direct_gap, prune_from;
     long long w_joker, unit, slack;
@@ -633,7 +643,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
             if (b <= NEG / 2) { root = NEG; break; }
             root += b;
         }
-        if (root == NEG) Py_RETURN_NONE;
+        if (root == NEG) { release_large(); Py_RETURN_NONE; }
         if (root + total * w_joker < w_max) w_max = root + total * w_joker;
         if (have_guess && floor_w == w_max) found = 2;
     }
@@ -652,6 +662,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
         if (found || !has_threshold) break;
         units += units / 2 > 1 ? units / 2 : 1;
     }
+    release_large();
     if (!found) Py_RETURN_NONE;
     uint32_t *best_plans = found == 1 ? plans : guess_plans;
     uint64_t best_key = found == 1 ? key : guess_key;

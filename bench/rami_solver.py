@@ -107,12 +107,15 @@ def generate_all(seed: int, count: int) -> list[dict]:
 class Anchor:
     """``rummikub-solver`` (MIT), a cvxpy integer programme (Den Hertog & Hulshof 2006)."""
 
-    def __init__(self):
+    def __init__(self, backend: str | None = None):
+        """``backend``: a ``rummikub_solver.MILPSolver`` name (``HIGHS``, ``SCIPY``, ...);
+        None for the package's default (HiGHS when ``highspy`` is installed)."""
         import cvxpy as cp
         import numpy as np
-        from rummikub_solver import RuleSet, SolverMode
+        from rummikub_solver import MILPSolver, RuleSet, SolverMode
 
-        self.rs = RuleSet()  # 13 numbers, 2 copies, 4 colours, 2 jokers
+        chosen = MILPSolver[backend.upper()] if backend else None
+        self.rs = RuleSet(solver_backend=chosen)  # 13 numbers, 2 copies, 4 colours, 2 jokers
         self.mode = SolverMode
         self.backend = self.rs.backend
         # Exact value reference: the anchor's constraints with the true objective.
@@ -183,11 +186,11 @@ def solver_path() -> str:
     return "ours: pure Python (OKEY_RAMI_PURE=1 or the extension not built)"
 
 
-def run_generated(seed: int, count: int, write: str | None) -> int:
+def run_generated(seed: int, count: int, write: str | None, backend: str | None = None) -> int:
     """Solve generated positions with both solvers and print the table; exit status
     (0 all optima equal, 1 a difference, 2 the anchor is not installed)."""
     try:
-        anchor = Anchor()
+        anchor = Anchor(backend)
     except ImportError:
         print("rummikub-solver is not installed: see bench/README.md", file=sys.stderr)
         return 2
@@ -238,13 +241,13 @@ def run_generated(seed: int, count: int, write: str | None) -> int:
     return 1 if failures else 0
 
 
-def run_file(path: str) -> int:
+def run_file(path: str, backend: str | None = None) -> int:
     """Check and time the positions of a JSON file; exit status 1 on a wrong optimum."""
     with open(path) as fh:
         positions = json.load(fh)["positions"]
     print(solver_path())
     try:
-        anchor = Anchor()
+        anchor = Anchor(backend)
     except ImportError:
         anchor = None
     equal = 0
@@ -280,13 +283,14 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=2016)
     parser.add_argument("--write", help="save the generated positions (with optima) to this file")
     parser.add_argument("--wall", action="store_true", help="time with the wall clock instead of CPU time")
+    parser.add_argument("--backend", help="the anchor's MILP backend (HIGHS, SCIPY; default: the package's choice)")
     args = parser.parse_args(argv)
     global _CLOCK
     if args.wall:
         _CLOCK = time.perf_counter
     if args.positions:
-        return run_file(args.positions)
-    return run_generated(args.seed, args.count, args.write)
+        return run_file(args.positions, args.backend)
+    return run_generated(args.seed, args.count, args.write, args.backend)
 
 
 if __name__ == "__main__":

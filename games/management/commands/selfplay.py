@@ -6,16 +6,20 @@ invariants after every action, and prints per level the mean score per round
 (``api.round_totals``: end-of-round amount + in-round penalties) with its 95 %
 confidence interval, the opening rate, the penalty rate (share of seat-rounds
 with an in-round penalty) and decision CPU-time percentiles.  Progress goes to
-stderr as one updating line.
+stderr as one updating line.  ``--options JSON`` passes table options to the
+ruleset (e.g. rami ``{"double_one_turn": true}``, RULES.md §5); they are checked
+before the first round.
 """
 from __future__ import annotations
 
+import json
 import time
 
 from django.core.management.base import BaseCommand, CommandError
 
 from games.bots import LEVELS
 from games.bots.selfplay import aggregate, play_round, seatings
+from games.engine import api
 from games.engine.api import RULESETS
 
 
@@ -33,6 +37,8 @@ class Command(BaseCommand):
         parser.add_argument("--mix-seats", action="store_true",
                             help="cycle through every ordering of the seats' levels (fair neighbours)")
         parser.add_argument("--no-check", action="store_true", help="skip the invariant checks (faster)")
+        parser.add_argument("--options", default="{}",
+                            help='ruleset table options as JSON, e.g. \'{"double_one_turn": true}\' (rami)')
 
     def handle(self, *args, **opts):
         levels = [s.strip() for s in opts["seats"].split(",") if s.strip()]
@@ -40,7 +46,19 @@ class Command(BaseCommand):
         if bad:
             raise CommandError(f"unknown level(s) {bad}; choose from {LEVELS}")
         ruleset, rounds = opts["ruleset"], opts["rounds"]
-        options = {"teams": True} if opts["teams"] else {}
+        try:
+            options = json.loads(opts["options"] or "{}")
+        except ValueError as exc:
+            raise CommandError(f"--options is not JSON: {exc}") from None
+        if not isinstance(options, dict):
+            raise CommandError("--options must be a JSON object")
+        shown = dict(options)
+        if opts["teams"]:
+            options["teams"] = True
+        try:
+            api.deal(ruleset, options, "options-check", players=len(levels))
+        except ValueError as exc:
+            raise CommandError(f"bad options for {ruleset}: {exc}") from None
         results = []
         illegal = 0
         broken = 0
@@ -59,13 +77,15 @@ class Command(BaseCommand):
                                   f"{time.perf_counter() - start:6.1f}s violations {broken}", ending="")
                 self.stderr.flush()
         self.stderr.write("")
-        self._report(ruleset, levels, results, illegal, broken)
+        self._report(ruleset, levels, results, illegal, broken, shown)
 
-    def _report(self, ruleset, levels, results, illegal, broken):
+    def _report(self, ruleset, levels, results, illegal, broken, options=None):
+        """Print the per-level table; ``options``: the ``--options`` given (shown in the header)."""
         out = self.stdout
         better = "higher" if ruleset == "rami" else "lower"
         mixed = " (orderings mixed)" if len({tuple(r.levels) for r in results}) > 1 else ""
-        out.write(f"ruleset {ruleset}, seats {','.join(levels)}{mixed}, {len(results)} rounds "
+        shown = f", options {json.dumps(options, sort_keys=True)}" if options else ""
+        out.write(f"ruleset {ruleset}{shown}, seats {','.join(levels)}{mixed}, {len(results)} rounds "
                   f"(score = round total per seat-round, {better} is better)")
         out.write(f"{'level':<8}{'n':>6}{'mean':>10}{'±95%':>9}{'open':>7}{'penal':>7}"
                   f"{'p50 ms':>9}{'p99 ms':>9}")

@@ -9,8 +9,18 @@ A turn is one action: ``play`` (the whole new table) or ``draw``.
   nothing can be laid.  ``strong`` also rearranges the whole table with the
   exact solver, table jokers included (up to :data:`SOLVER_JOKER_TILES` tiles),
   and keeps its rack jokers unless they let it go out or lay three tiles or more.
-  Holding melds back (drawing while every opponent still holds 8+ or 11+ tiles)
-  and giving the solver the rack jokers late measured no gain and were left out.
+  Once some opponent holds at most :data:`VALUE_RACK` tiles, ``strong`` lays the
+  play with the most points instead of the most tiles (the solver's ``value``
+  objective), since a rack left when someone goes out costs its sum.  Only with
+  the solver's compiled core: in pure Python that search takes too long (bench
+  ``bot_speed``, strong rami p99 170 ms against the 50 ms budget; with the core
+  9.7 ms), so the pure fallback keeps the most-tiles play.
+- ``strong`` never holds back a legal play: every hold-back rule measured so far
+  lost or stayed inside the noise (figures in :data:`HOLD_BACK_MEASURED`).  With
+  free rearrangement a tile laid stays usable by its owner, so holding back only
+  denies it to the others, and rami rounds between strong bots are a short race
+  (about 7 turns each) in which a turn spent drawing costs more than the denial
+  gains.  Giving the solver the rack jokers late measured no gain either.
 - ``easy`` lays only new melds (never extends the table) and sometimes draws
   instead of playing.
 """
@@ -27,6 +37,37 @@ SOLVER_JOKER_TILES = 80
 plain tiles together hold at most this many tiles (0 = never: they stay fixed).  Measured
 (1,200 rounds strong,normal,normal,easy mixed): fixed joker melds 146.6 ± 3.7 points, cap 60
 171.1 ± 3.1, cap 80 177.2 ± 2.9 (p99 decision 36 ms, under the 50 ms budget)."""
+
+VALUE_RACK = 4
+"""Strong, late: when some opponent holds at most this many tiles (and the bot does not
+go out) the solver lays the most points instead of the most tiles (a rack left when
+someone goes out costs its sum, RULES.md §5).  Measured with one strong seat switched
+against three plain strong bots, every seat and first player in turn, 2,000 rounds,
+paired on the same deals (the switched seat's score minus the plain seat's in the same
+seat and deal, points per round, mean ± 95 % CI): threshold 2 +0.5 ± 0.3 (48 rounds
+changed; the same with ``double_one_turn``), 4 +1.1 ± 0.6 (143, kept), 7 +0.8 ± 0.9 (213).
+Against strong,normal,normal,easy (2,000 rounds, the same pairing): -0.1 ± 0.3 (52 rounds
+changed; strong +174.8 against +174.9 per round), no change."""
+
+HOLD_BACK_MEASURED = """Hold-back rules tried for the strong bot (RULES.md §5; draw instead
+of the play it would make), each in one seat against three plain strong bots, 2,000
+rounds paired as for :data:`VALUE_RACK` (points per round, mean ± 95 % CI; holds = draws
+in place of a play):
+
+- the play lays 1 tile, every opponent holds 6+, pile 20+: -0.7 ± 1.6 (559 holds);
+- the same, only when the play opens 2+ new places (unseen copies of faces that fit the
+  new table's run ends or group gaps but not the old table's): -0.4 ± 1.2 (332);
+- the play lays at most 2 tiles and opens 2+ new places, every opponent 8+, pile 30+:
+  +0.4 ± 1.3 (321), inside the noise;
+- some opponent holds 2 or fewer tiles and the play opens a new place ("feeding" the
+  finisher): -6.2 ± 1.8 (1,846; the seat wins 622 rounds instead of 543 but loses
+  far more when it does not); 1 or fewer: -2.1 ± 1.2 (630); 2 or fewer and the play
+  lays at most 12 points: -1.2 ± 1.2 (626), at most 25: -2.6 ± 1.3 (1,089);
+- ``double_one_turn``: keep the initial meld back while at most 2 rack tiles would stay
+  (hoping to go out in one turn): -0.1 ± 0.4 (9 holds), at most 4: -1.0 ± 0.7 (91);
+  no seat went out in one turn in 2,000 rounds either way;
+- earlier (1,200 rounds strong,normal,normal,easy): draw while every opponent holds 8+
+  tiles 143.4, 11+ 145.5, against 177.2 points per round laying at once."""
 
 
 def act(view: dict, level: str, rng) -> dict:
@@ -45,14 +86,65 @@ def act(view: dict, level: str, rng) -> dict:
         if melds is None:
             return draw
         return {"seat": seat, "type": "play", "table": table + [meld_tiles(CTX, m) for m in melds]}
-    if level == "strong":
-        solved = _solver_play(view, rack, table)
-        if solved is not None:
-            return {"seat": seat, "type": "play", "table": solved}
-    new_table, left = lay(rack, table, extend=(level != "easy"), keep_jokers=(level == "strong"))
-    if len(left) == len(rack):
-        return draw
+    solved = _solver_play(view, rack, table) if level == "strong" else None
+    if solved is not None:
+        new_table = solved
+    else:
+        new_table, left = lay(rack, table, extend=(level != "easy"), keep_jokers=(level == "strong"))
+        if len(left) == len(rack):
+            return draw
+    if level == "strong" and _race_lost(view):
+        new_table = _value_play(rack, table, new_table)
     return {"seat": seat, "type": "play", "table": new_table}
+
+
+def _race_lost(view: dict) -> bool:
+    """True when some opponent holds at most :data:`VALUE_RACK` tiles (``rack_counts``
+    of the view): the strong bot then lays the most points, not the most tiles."""
+    seat = view["seat"]
+    counts = view.get("rack_counts") or []
+    return any(n <= VALUE_RACK for i, n in enumerate(counts) if i != seat)
+
+
+def _laid_points(table: list[list[str]], new_table: list[list[str]]) -> int:
+    """Face value (points) of the numbered tiles ``new_table`` holds beyond ``table``
+    (jokers count 0, as in the solver's ``value`` objective)."""
+    from collections import Counter
+
+    def phys(melds):
+        return Counter(t.partition("=")[0] for m in melds for t in m)
+
+    laid = phys(new_table) - phys(table)
+    return sum(int(t[1:]) * k for t, k in laid.items() if t != "J")
+
+
+def _value_play(rack: list[str], table: list[list[str]], new_table: list[list[str]]):
+    """Strong, late (RULES.md §5 "End": a rack left when someone goes out costs its
+    sum): the exact solver's play with the ``value`` objective (most points laid, rack
+    jokers kept) when it lays more points than ``new_table``; ``new_table`` unchanged
+    when that goes out, when it lays as many points or more, or without the solver's
+    compiled core.  Table melds with jokers are fixed or free as in
+    :func:`_solver_play`.  Returns a table (list of melds)."""
+    laid = sum(len(m) for m in new_table) - sum(len(m) for m in table)
+    if laid == len(rack):
+        return new_table  # goes out: nothing beats it
+    try:
+        from games.bots import solver_rami
+    except ImportError:
+        return new_table
+    if getattr(solver_rami, "_core", None) is None:
+        return new_table  # pure Python: the value objective is too slow (module docstring)
+    solve = solver_rami.solve
+    fixed, free, plain = _solver_split(rack, table)
+    try:
+        placed_n, value, new_free, placed = solve(free, plain, "value")
+    except Exception:  # noqa: BLE001 - keep the tiles play
+        return new_table
+    if not placed_n or not _checked(free, plain, new_free, placed):
+        return new_table
+    if value <= _laid_points(table, new_table):
+        return new_table
+    return [list(m) for m in fixed] + [list(m) for m in new_free]
 
 
 def initial_melds(rack: list[str]):
@@ -149,11 +241,7 @@ def _solver_play(view: dict, rack: list[str], table: list[list[str]]):
     greedy_table, greedy_left = lay(rack, table, extend=True)
     if not greedy_left:
         return greedy_table
-    fixed = [m for m in table if any(t.startswith("J") for t in m)]
-    free = [m for m in table if not any(t.startswith("J") for t in m)]
-    plain = [t for t in rack if t != "J"]
-    if fixed and sum(len(m) for m in table) + len(plain) <= SOLVER_JOKER_TILES:
-        fixed, free = [], table
+    fixed, free, plain = _solver_split(rack, table)
     try:
         placed_n, _, new_free, placed = solve(free, plain, "tiles")
     except Exception:  # noqa: BLE001 - fall back to the greedy play
@@ -164,6 +252,18 @@ def _solver_play(view: dict, rack: list[str], table: list[list[str]]):
     if placed_n < greedy_plain:
         return None
     return [list(m) for m in fixed] + [list(m) for m in new_free]
+
+
+def _solver_split(rack: list[str], table: list[list[str]]):
+    """``(fixed melds, free melds, plain rack tiles)`` for the solver: melds holding a
+    joker stay fixed unless table and plain rack tiles hold at most
+    :data:`SOLVER_JOKER_TILES` tiles; the rack's jokers are left out (kept)."""
+    fixed = [m for m in table if any(t.startswith("J") for t in m)]
+    free = [m for m in table if not any(t.startswith("J") for t in m)]
+    plain = [t for t in rack if t != "J"]
+    if fixed and sum(len(m) for m in table) + len(plain) <= SOLVER_JOKER_TILES:
+        fixed, free = [], table
+    return fixed, free, plain
 
 
 def _checked(table, rack, new_table, placed) -> bool:

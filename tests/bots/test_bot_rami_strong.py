@@ -1,11 +1,12 @@
 """Strong rami play in hand-made positions (RULES.md §5): the exact solver
-rearranges table melds holding a joker, the rack's jokers stay in the rack."""
+rearranges table melds holding a joker, the rack's jokers stay in the rack, and
+the most points (not the most tiles) are laid once an opponent is about to go out."""
 from __future__ import annotations
 
 import pytest
 
 import games.bots
-from games.bots import choose_action
+from games.bots import choose_action, rami, solver_rami
 from games.engine import api
 
 
@@ -56,3 +57,26 @@ def test_strong_lays_its_joker_to_go_out():
     pos = rami_position(["K11", "K12", "J"], [["R9", "R10", "R11"]])
     a = choose_action(api.view(pos, 0), "strong", seed=1)
     assert api.is_over(api.apply(pos, a))
+
+
+# tiles objective: R7, R8, K8 (3 tiles, 23 points); value objective: R12, R13 (2 tiles, 25)
+VALUE_RACK = ["B3", "R12", "R7", "R4", "R2", "K4", "Y5", "K8", "R8", "R13"]
+VALUE_TABLE = [["R6", "B6", "K6"], ["R7", "K7", "Y7"], ["R9", "K9", "Y9"], ["R10", "K10", "Y10"],
+               ["R11", "B11", "K11", "Y11"], ["R13", "B13", "K13", "Y13"]]
+
+
+@pytest.mark.skipif(solver_rami._core is None, reason="the value play needs the solver's compiled core")
+def test_strong_lays_the_most_points_when_an_opponent_is_about_to_go_out():
+    close = ["K1"] * rami.VALUE_RACK
+    pos = rami_position(VALUE_RACK, VALUE_TABLE, others=(["Y1"] * 9, close, ["B1"] * 9))
+    a = choose_action(api.view(pos, 0), "strong", seed=1)
+    api.apply(pos, a)
+    assert sorted(laid(pos, a).elements()) == ["R12", "R13"]
+
+
+def test_strong_lays_the_most_tiles_while_every_opponent_holds_more():
+    far = ["K1"] * (rami.VALUE_RACK + 1)
+    pos = rami_position(VALUE_RACK, VALUE_TABLE, others=(["Y1"] * 9, far, ["B1"] * 9))
+    a = choose_action(api.view(pos, 0), "strong", seed=1)
+    api.apply(pos, a)
+    assert sorted(laid(pos, a).elements()) == ["K8", "R7", "R8"]

@@ -15,12 +15,17 @@ A turn is one action: ``play`` (the whole new table) or ``draw``.
   the solver's compiled core: in pure Python that search takes too long (bench
   ``bot_speed``, strong rami p99 170 ms against the 50 ms budget; with the core
   9.7 ms), so the pure fallback keeps the most-tiles play.
-- ``strong`` never holds back a legal play: every hold-back rule measured so far
-  lost or stayed inside the noise (figures in :data:`HOLD_BACK_MEASURED`).  With
-  free rearrangement a tile laid stays usable by its owner, so holding back only
-  denies it to the others, and rami rounds between strong bots are a short race
-  (about 7 turns each) in which a turn spent drawing costs more than the denial
-  gains.  Giving the solver the rack jokers late measured no gain either.
+- ``strong`` holds back (draws instead of playing) in one narrow case,
+  :data:`HOLD_BACK`: early in the round (every opponent 10+ tiles, pile 40+),
+  when the play would lay a single tile that opens new places for the others
+  (unseen tiles that would fit the new table's run ends or group gaps but not
+  the old table's).  It has no measurable effect on strength.
+  With free rearrangement a tile laid stays usable by its owner, so holding
+  back only denies it to the others; rami rounds between strong bots are a
+  short race (about 7 turns each) in which a turn spent drawing usually costs
+  more than the denial gains, so every wider rule measured worse
+  (:data:`HOLD_BACK_MEASURED`).  Giving the solver the rack jokers late
+  measured no gain either.
 - ``easy`` lays only new melds (never extends the table) and sometimes draws
   instead of playing.
 """
@@ -49,10 +54,31 @@ changed; the same with ``double_one_turn``), 4 +1.1 ± 0.6 (143, kept), 7 +0.8 �
 Against strong,normal,normal,easy (2,000 rounds, the same pairing): -0.1 ± 0.3 (52 rounds
 changed; strong +174.8 against +174.9 per round), no change."""
 
+HOLD_BACK = {"max_tiles": 1, "new_places": 2, "opponents_min": 10, "pile_min": 40}
+"""Strong, early: draw instead of a play that lays at most ``max_tiles`` rack tiles (and
+does not go out) while it opens at least ``new_places`` new places for the others (unseen
+copies of faces that fit the new table's run ends or group gaps but not the old one's),
+when every opponent still holds at least ``opponents_min`` tiles and the pile at least
+``pile_min`` (RULES.md §5: nobody is near going out, so the small play only feeds the
+others).  Measured with the compiled solver (2,000 rounds, paired on the same deals as for
+:data:`VALUE_RACK`): one seat against three plain strong bots -0.30 ± 0.47 points per round
+(22 rounds changed), as the strong seat of strong,normal,normal,easy +0.08 ± 0.42 (54):
+no measurable effect either way.  It is kept this narrow because every wider hold-back
+lost (:data:`HOLD_BACK_MEASURED`).  ``None`` turns it off."""
+
 HOLD_BACK_MEASURED = """Hold-back rules tried for the strong bot (RULES.md §5; draw instead
 of the play it would make), each in one seat against three plain strong bots, 2,000
 rounds paired as for :data:`VALUE_RACK` (points per round, mean ± 95 % CI; holds = draws
-in place of a play):
+in place of a play).  With the compiled solver and :data:`VALUE_RACK` in place:
+
+- at most 2 tiles, 2+ new places, every opponent 8+, pile 30+: -1.07 ± 1.12 (223 rounds
+  changed); as strong of strong,normal,normal,easy -0.85 ± 1.40 (623);
+- at most 2 tiles, 3+ new places, every opponent 10+, pile 35+: -0.76 ± 0.47 (32);
+  strong,normal,normal,easy 0.00 ± 0.65 (117);
+- at most 1 tile, 2+ new places, every opponent 10+, pile 40+: -0.30 ± 0.47 (22);
+  strong,normal,normal,easy +0.08 ± 0.42 (54): kept as :data:`HOLD_BACK`.
+
+Before them (pure-Python solver, no :data:`VALUE_RACK`):
 
 - the play lays 1 tile, every opponent holds 6+, pile 20+: -0.7 ± 1.6 (559 holds);
 - the same, only when the play opens 2+ new places (unseen copies of faces that fit the
@@ -95,7 +121,52 @@ def act(view: dict, level: str, rng) -> dict:
             return draw
     if level == "strong" and _race_lost(view):
         new_table = _value_play(rack, table, new_table)
+    if level == "strong" and _holds_back(view, rack, table, new_table):
+        return draw
     return {"seat": seat, "type": "play", "table": new_table}
+
+
+def _holds_back(view: dict, rack: list[str], table: list[list[str]], new_table: list[list[str]]) -> bool:
+    """True when strong should draw instead of laying ``new_table`` (:data:`HOLD_BACK`,
+    RULES.md §5): a small play that does not go out and opens new places for the others
+    while nobody is near going out.  Uses only the seat's view (``rack_counts``,
+    ``pile_count``, the table and the rack)."""
+    from collections import Counter
+
+    rule = HOLD_BACK
+    if not rule:
+        return False
+    seat = view["seat"]
+    counts = view.get("rack_counts") or []
+    if any(n < rule["opponents_min"] for i, n in enumerate(counts) if i != seat):
+        return False
+    if (view.get("pile_count") or 0) < rule["pile_min"]:
+        return False
+
+    def phys(melds):
+        return Counter(t.partition("=")[0] for m in melds for t in m)
+
+    laid = sum((phys(new_table) - phys(table)).values())
+    if laid == 0 or laid >= len(rack) or laid > rule["max_tiles"]:
+        return False
+    seen = phys(new_table) + Counter(rack)
+    new = _places(new_table) - _places(table)
+    copies = 3 if (view.get("players") or 4) > 4 else 2  # the 160-tile set (D-1)
+    unseen = sum(max(0, copies - seen[face_str(f)]) for f in new)
+    return unseen >= rule["new_places"]
+
+
+def _places(table: list[list[str]]) -> set[int]:
+    """Faces a real tile could be added to ``table`` with directly: run ends and the
+    missing colours of groups of three (RULES.md §2)."""
+    out: set[int] = set()
+    for meld in table:
+        m = read_meld(CTX, meld)
+        if m.kind == "run":
+            out.update(f for f, _ in run_ends(CTX, m))
+        elif m.kind == "group" and m.size < 4:
+            out.update(fitting_faces(CTX, m))
+    return out
 
 
 def _race_lost(view: dict) -> bool:

@@ -1,6 +1,7 @@
 """Strong rami play in hand-made positions (RULES.md §5): the exact solver
 rearranges table melds holding a joker, the rack's jokers stay in the rack, and
-the most points (not the most tiles) are laid once an opponent is about to go out."""
+the most points (not the most tiles) are laid once an opponent is about to go out,
+and a one-tile play that only opens places for the others is held back early."""
 from __future__ import annotations
 
 import pytest
@@ -80,3 +81,46 @@ def test_strong_lays_the_most_tiles_while_every_opponent_holds_more():
     a = choose_action(api.view(pos, 0), "strong", seed=1)
     api.apply(pos, a)
     assert sorted(laid(pos, a).elements()) == ["K8", "R7", "R8"]
+
+
+EARLY_PILE = ([f"{c}{n}" for c in "KBY" for n in range(1, 14)] * 2)[:rami.HOLD_BACK["pile_min"]]
+FULL = ["Y9"] * rami.HOLD_BACK["opponents_min"]  # an opponent nowhere near going out
+
+
+def early_position(rack, table, others=(FULL,) * 3):
+    """Seat 0 to play early in the round (HOLD_BACK's pile), the opponents' racks as given."""
+    pos = rami_position(rack, table, others)
+    pos["pile"] = list(EARLY_PILE)
+    return pos
+
+
+def test_strong_holds_back_a_small_play_that_only_feeds_the_others():
+    # R7 on R4-R6 lays one tile and opens R8 (two unseen copies) to the others: strong draws.
+    pos = early_position(["R7", "B1", "Y13", "K9", "B11"], [["R4", "R5", "R6"]])
+    assert choose_action(api.view(pos, 0), "strong", seed=1)["type"] == "draw"
+    assert choose_action(api.view(pos, 0), "normal", seed=1)["type"] == "play"
+
+
+def test_strong_lays_the_small_play_once_the_others_come_near_going_out():
+    pos = early_position(["R7", "B1", "Y13", "K9", "B11"], [["R4", "R5", "R6"]],
+                         others=(FULL, FULL[:-1], FULL))
+    a = choose_action(api.view(pos, 0), "strong", seed=1)
+    assert a["type"] == "play" and laid(pos, a)["R7"] == 1
+    api.apply(pos, a)
+
+
+def test_strong_lays_a_tile_that_opens_no_new_place():
+    # K5 completes the group of 5s: nothing new for the others, so it is laid at once.
+    pos = early_position(["K5", "B1", "Y13", "K9", "B11"], [["R5", "B5", "Y5"]])
+    a = choose_action(api.view(pos, 0), "strong", seed=1)
+    assert a["type"] == "play" and laid(pos, a)["K5"] == 1
+    api.apply(pos, a)
+
+
+def test_strong_lays_a_larger_play_at_once():
+    # three tiles (a new run) are more than the hold-back's limit: laid even early.
+    assert rami.HOLD_BACK["max_tiles"] < 3
+    pos = early_position(["B2", "B3", "B4", "Y13", "K9"], [["R4", "R5", "R6"]])
+    a = choose_action(api.view(pos, 0), "strong", seed=1)
+    assert a["type"] == "play" and sum(laid(pos, a).values()) == 3
+    api.apply(pos, a)

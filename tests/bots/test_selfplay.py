@@ -48,3 +48,17 @@ def test_invariants_catch_a_lost_tile_and_an_invalid_meld():
     assert violations(rami) == []
     broken = {**rami, "table": [["R1", "B2", "K3"]]}
     assert any("invalid meld" in v for v in violations(broken))
+
+
+def test_selfplay_passes_table_options_and_refuses_bad_ones():
+    from django.core.management.base import CommandError
+    out = io.StringIO()
+    call_command("selfplay", ruleset="rami", rounds=4, seats="strong,normal,normal,easy", seed="opts",
+                 options='{"joker_value": 50, "double_one_turn": true}', stdout=out, stderr=io.StringIO())
+    text = out.getvalue()
+    assert 'options {"double_one_turn": true, "joker_value": 50}' in text, text
+    assert re.search(r"^invariant violations: 0$", text, re.M), text
+    for bad, says in (('{"joker_value": 7}', "joker_value"), ("[1]", "JSON object"), ("{oops", "not JSON")):
+        with pytest.raises(CommandError, match=says):
+            call_command("selfplay", ruleset="rami", rounds=1, seats="strong,normal,normal,easy",
+                         options=bad, stdout=io.StringIO(), stderr=io.StringIO())

@@ -80,34 +80,36 @@ static Opt otmp[16384];
 
 /* ------------------------------------------------------------ arenas */
 
-static int opts_reserve(size_t extra) {
-    if (S.nopts + extra <= S.capopts) return 0;
-    size_t cap = S.capopts ? S.capopts : 4096;
-    while (cap < S.nopts + extra) cap *= 2;
-    Opt *p = realloc(S.opts, cap * sizeof(Opt));
+/* Grow *buf (of *cap elements of elem bytes) to hold need elements, doubling from init. */
+static int grow(void **buf, size_t *cap, size_t need, size_t elem, size_t init) {
+    if (need <= *cap) return 0;
+    size_t c = *cap ? *cap : init;
+    while (c < need) c *= 2;
+    void *p = realloc(*buf, c * elem);
     if (!p) { S.oom = 1; return -1; }
-    S.opts = p; S.capopts = cap;
+    *buf = p; *cap = c;
     return 0;
+}
+
+static int opts_reserve(size_t extra) {
+    void *b = S.opts;
+    int r = grow(&b, &S.capopts, S.nopts + extra, sizeof(Opt), 4096);
+    S.opts = b;
+    return r;
 }
 
 static int ents_reserve(size_t extra) {
-    if (S.nents + extra <= S.capents) return 0;
-    size_t cap = S.capents ? S.capents : 4096;
-    while (cap < S.nents + extra) cap *= 2;
-    Ent *p = realloc(S.ents, cap * sizeof(Ent));
-    if (!p) { S.oom = 1; return -1; }
-    S.ents = p; S.capents = cap;
-    return 0;
+    void *b = S.ents;
+    int r = grow(&b, &S.capents, S.nents + extra, sizeof(Ent), 4096);
+    S.ents = b;
+    return r;
 }
 
 static int tmp_reserve(size_t n) {
-    if (n <= S.captmp) return 0;
-    size_t cap = S.captmp ? S.captmp : 1024;
-    while (cap < n) cap *= 2;
-    Ent *p = realloc(S.tmp, cap * sizeof(Ent));
-    if (!p) { S.oom = 1; return -1; }
-    S.tmp = p; S.captmp = cap;
-    return 0;
+    void *b = S.tmp;
+    int r = grow(&b, &S.captmp, n, sizeof(Ent), 1024);
+    S.tmp = b;
+    return r;
 }
 
 /* ------------------------------------------------------------ hash index */

@@ -391,6 +391,21 @@ static void beam_top(size_t rs, int width) {
 /* ------------------------------------------------------------ one pass */
 
 /* `_search`: 1 found (best key, weight, plans filled), 0 none, -1 out of memory. */
+/* Copy the previous layer's states (at ps, plen of them) with no bit of mask set into
+   the new layer starting at rs, unchanged: they stay as they are. */
+static int carry(size_t ps, size_t plen, size_t rs, uint64_t mask) {
+    if (ents_reserve(plen)) return -1;
+    for (size_t i = 0; i < plen; i++) {
+        Ent *x = &S.ents[ps + i];
+        if (x->key & mask) continue;
+        size_t count = S.nents - rs;
+        Ent *y = &S.ents[S.nents++];
+        y->key = x->key; y->w = x->w; y->prev = (int32_t)i; y->plan = 0;
+        h_put(y->key, (int32_t)count);
+    }
+    return 0;
+}
+
 static int search(int use_bounds, int bounded, int64_t threshold, int beam, const int64_t *rest,
                   uint64_t *best_key, int64_t *best_w, uint32_t *plans) {
     int total = S.total;
@@ -418,15 +433,7 @@ static int search(int use_bounds, int bounded, int64_t threshold, int beam, cons
             uint64_t mask = (uint64_t)511 << shift;
             if (h_reset(moving ? plen * 2 : plen)) return -1;
             if (!moving) { /* states without open runs of the colour stay as they are */
-                if (ents_reserve(plen)) return -1;
-                for (size_t i = 0; i < plen; i++) {
-                    Ent *x = &S.ents[ps + i];
-                    if (x->key & mask) continue;
-                    size_t count = S.nents - rs;
-                    Ent *y = &S.ents[S.nents++];
-                    y->key = x->key; y->w = x->w; y->prev = (int32_t)i; y->plan = 0;
-                    h_put(y->key, (int32_t)count);
-                }
+                if (carry(ps, plen, rs, mask)) return -1;
             }
             for (size_t i = 0; i < plen; i++) {
                 uint64_t key = S.ents[ps + i].key;
@@ -484,15 +491,7 @@ static int search(int use_bounds, int bounded, int64_t threshold, int beam, cons
         /* Close the groups of number n; states with no group tile stay as they are. */
         size_t ps = S.step_start[step], plen = S.step_len[step];
         size_t rs = S.nents;
-        if (h_reset(plen * 2) || ents_reserve(plen)) return -1;
-        for (size_t i = 0; i < plen; i++) {
-            Ent *x = &S.ents[ps + i];
-            if (x->key & 504) continue;
-            size_t count = S.nents - rs;
-            Ent *y = &S.ents[S.nents++];
-            y->key = x->key; y->w = x->w; y->prev = (int32_t)i; y->plan = 0;
-            h_put(y->key, (int32_t)count);
-        }
+        if (h_reset(plen * 2) || carry(ps, plen, rs, 504)) return -1;
         for (size_t i = 0; i < plen; i++) {
             uint64_t key = S.ents[ps + i].key;
             int64_t w = S.ents[ps + i].w;

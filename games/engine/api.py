@@ -9,17 +9,57 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
+from typing import Iterable, Iterator
+
 from .errors import ERROR_ORDER, IllegalAction
 from .melds import resolve
+from .rulesets import RULESETS
+from .rulesets.base import Ruleset
+from .step import Penalty, Replay, Step
 
 __all__ = [
     "RULESETS", "IllegalAction", "ERROR_ORDER", "NotImplementedRuleset", "normalize_options", "deal",
     "apply", "view", "is_over", "round_scores", "round_totals", "match_length", "match_over",
     "standings", "team_totals", "meld_info", "score", "penalty_tiles", "add_targets", "resolve_meld",
+    "Ruleset", "ruleset", "step", "Step", "Penalty", "legal_actions", "replay", "Replay",
 ]
 
-RULESETS = ("okey51", "okey17", "rami")
-OKEY_RULESETS = ("okey51", "okey17")
+
+def ruleset(ruleset_id: str) -> Ruleset:
+    """The ruleset object of an id (``RULESETS[ruleset_id]``); ValueError for an unknown id."""
+    try:
+        return RULESETS[ruleset_id]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown ruleset {ruleset_id!r}") from None
+
+
+def step(position: dict, action: dict) -> Step:
+    """What ``action`` (RULES.md §7 with ``seat``) does to ``position``: a
+    :class:`~games.engine.step.Step` with the new position, accepted or the refusal
+    code, the penalties it caused and the round result when it ends the round.
+    Never mutates ``position``; never raises for a refused or malformed action
+    (``bad_action``, D-29).  ValueError when ``position`` names no known ruleset."""
+    return ruleset(_ruleset_of(position)).step(position, action)
+
+
+def legal_actions(position: dict, seat: int) -> Iterator[dict]:
+    """The legal actions of ``seat`` now, as RULES.md §7 action dicts with ``seat``;
+    nothing when it is not that seat's turn or the round is over."""
+    return ruleset(_ruleset_of(position)).legal_actions(position, seat)
+
+
+def replay(initial: dict, moves: Iterable[dict]) -> Replay:
+    """Play the actions ``moves`` (RULES.md §7 dicts with ``seat``) from ``initial``:
+    the only replay loop (verify_round, self-play records, tests).  Refused moves are
+    Steps like any other (a refusal whose penalty stays moves the position on).
+    Returns a :class:`~games.engine.step.Replay` (final position and one Step per move)."""
+    position = initial
+    steps = []
+    for action in moves:
+        done = step(position, action)
+        steps.append(done)
+        position = done.position
+    return Replay(position, steps)
 
 
 class NotImplementedRuleset(NotImplementedError):

@@ -290,6 +290,18 @@ def _seed_differences(round_record: dict, header: dict) -> list[dict]:
     return out
 
 
+def _seen_differences(round_record: dict, seen: dict) -> list[dict]:
+    """What one player's browser saw before the deal against the record (docs/fair-deals.md §1)."""
+    out, seeds, seat = [], round_record["client_seeds"], seen.get("seat")
+    if seen.get("commitment") != round_record["commitment"]:
+        out.append(_diff("shown_commitment", expected=seen.get("commitment"), recorded=round_record["commitment"]))
+    if type(seat) is not int or not 0 <= seat < len(seeds):
+        return out + _bad("the seat that sent a client seed is not a seat of the round")
+    if seeds[seat] != seen.get("client_seed"):
+        out.append(_diff("own_client_seed", seat=seat, expected=seen.get("client_seed"), recorded=seeds[seat]))
+    return out
+
+
 def _position_differences(expected: dict, initial: dict, first: int) -> list[dict]:
     """Compare the recomputed deal with the recorded initial position."""
     out = []
@@ -318,15 +330,17 @@ def _position_differences(expected: dict, initial: dict, first: int) -> list[dic
     return out
 
 
-def verify_round(round_record: dict, header: dict) -> list[dict]:
+def verify_round(round_record: dict, header: dict, seen: dict | None = None) -> list[dict]:
     """Check one round of a game record (docs/game-record.md) against the algorithm.
 
     ``round_record``: ``{"number", "shuffle", "first", "commitment", "server_seed",
     "client_seeds", "initial", ...}``; ``header``: the record's top level (``ruleset``,
-    ``table_id``, ``players``).  Returns the differences, empty when the round is
+    ``table_id``, ``players``); ``seen``, from a player's own browser: ``{"seat",
+    "commitment", "client_seed"}``, the commitment it was shown and the seed it sent
+    before the deal.  Returns the differences, empty when the round is
     verified; each is a dict with a ``code`` — ``bad_record``, ``unknown_shuffle``,
     ``not_revealed``, ``bad_server_seed``, ``commitment``, ``client_seed_count``, ``bad_client_seed``,
-    ``computer_seed``, ``ruleset``, ``seats``, ``first``, ``rack`` (``seat``,
+    ``computer_seed``, ``shown_commitment``, ``own_client_seed``, ``ruleset``, ``seats``, ``first``, ``rack`` (``seat``,
     ``missing``, ``extra``), ``pile`` (``index``, ``expected``, ``recorded``, counts),
     ``indicator`` — and the fields of its :data:`MESSAGES` sentence.  Never raises for a bad
     record: a malformed one is a ``bad_record`` difference."""
@@ -357,6 +371,8 @@ def verify_round(round_record: dict, header: dict) -> list[dict]:
     out = _seed_differences(round_record, header)
     if any(d["code"] in ("client_seed_count", "bad_client_seed") for d in out):
         return out
+    if seen is not None:
+        out += _seen_differences(round_record, seen) if isinstance(seen, dict) else _bad("seen is a JSON object")
     try:
         seed = deal_seed(round_record["server_seed"], round_record["number"], table_id, round_record["client_seeds"])
     except ValueError as exc:
@@ -376,6 +392,8 @@ MESSAGES = {
     "client_seed_count": "client seeds: expected {expected} (one per seat), recorded {recorded}",
     "bad_client_seed": "client seed of seat {seat} refused: {detail}",
     "computer_seed": "seat {seat} is a computer but has a client seed: {recorded}",
+    "shown_commitment": "commitment differs from the one shown before the deal: shown {expected}, recorded {recorded}",
+    "own_client_seed": "client seed of seat {seat} differs from the one sent: sent {expected}, recorded {recorded}",
     "ruleset": "ruleset differs: expected {expected}, recorded {recorded}",
     "seats": "number of seats differs: expected {expected}, recorded {recorded}",
     "first": "first seat differs: expected {expected}, recorded {recorded}",

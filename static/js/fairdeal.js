@@ -296,6 +296,23 @@ async function seedDifferences(round, header) {
   return out;
 }
 
+// what one player's browser saw before the deal, against the record (docs/fair-deals.md §1)
+function seenDifferences(round, seen) {
+  const out = [];
+  const seeds = round.client_seeds;
+  const { seat } = seen;
+  if ((seen.commitment ?? null) !== round.commitment) {
+    out.push(diff("shown_commitment", { expected: seen.commitment ?? null, recorded: round.commitment }));
+  }
+  if (!Number.isInteger(seat) || seat < 0 || seat >= seeds.length) {
+    return [...out, ...bad("the seat that sent a client seed is not a seat of the round")];
+  }
+  if (seeds[seat] !== (seen.client_seed ?? null)) {
+    out.push(diff("own_client_seed", { seat, expected: seen.client_seed ?? null, recorded: seeds[seat] }));
+  }
+  return out;
+}
+
 function positionDifferences(expected, initial, first) {
   const out = [];
   const seats = initial.seats;
@@ -331,10 +348,11 @@ function positionDifferences(expected, initial, first) {
 /**
  * Check one round of a game record (docs/game-record.md): `round` {number, shuffle, first,
  * commitment, server_seed, client_seeds, initial, ...}, `header` the record's top level
- * (ruleset, table_id, players). Resolves to the list of differences ({code, ...}), empty
+ * (ruleset, table_id, players); `seen`, kept by this player's browser: {seat, commitment,
+ * client_seed}, the commitment it was shown and the seed it sent before the deal. Resolves to the list of differences ({code, ...}), empty
  * when verified; never rejects for a bad record (that is a bad_record difference).
  */
-export async function verifyRound(round, header) {
+export async function verifyRound(round, header, seen = null) {
   if (!isObject(round) || !isObject(header)) return bad("a round and a header are JSON objects");
   const missing = ["number", "shuffle", "first", "commitment", "server_seed", "client_seeds", "initial"]
     .filter((k) => !Object.hasOwn(round, k));
@@ -357,6 +375,7 @@ export async function verifyRound(round, header) {
   }
   const out = await seedDifferences(round, header);
   if (out.some((d) => d.code === "client_seed_count" || d.code === "bad_client_seed")) return out;
+  if (seen !== null && seen !== undefined) out.push(...(isObject(seen) ? seenDifferences(round, seen) : bad("seen is a JSON object")));
   let seed;
   try {
     seed = await dealSeed(round.server_seed, round.number, header.table_id, round.client_seeds);
@@ -379,6 +398,8 @@ export const MESSAGES = Object.freeze({
   client_seed_count: "client seeds: expected {expected} (one per seat), recorded {recorded}",
   bad_client_seed: "client seed of seat {seat} refused: {detail}",
   computer_seed: "seat {seat} is a computer but has a client seed: {recorded}",
+  shown_commitment: "commitment differs from the one shown before the deal: shown {expected}, recorded {recorded}",
+  own_client_seed: "client seed of seat {seat} differs from the one sent: sent {expected}, recorded {recorded}",
   ruleset: "ruleset differs: expected {expected}, recorded {recorded}",
   seats: "number of seats differs: expected {expected}, recorded {recorded}",
   first: "first seat differs: expected {expected}, recorded {recorded}",

@@ -13,7 +13,7 @@ async function answer(q) {
     }
   }
   if (q.op === "verify") {
-    const differences = await fair.verifyRound(q.round, q.header);
+    const differences = await fair.verifyRound(q.round, q.header, q.seen ?? null);
     return { differences, lines: differences.map(fair.describe) };
   }
   const seed = await fair.dealSeed(q.server_seed, q.round, q.table_id, q.client_seeds);

@@ -193,6 +193,20 @@ def test_a_computer_seat_with_a_client_seed_fails():
     assert fairdeal.verify_round(round_record, header) == [{"code": "computer_seed", "seat": 2, "recorded": "mine"}]
 
 
+def test_a_browser_checks_the_commitment_it_was_shown_and_the_seed_it_sent():
+    round_record, header = make_round("okey51", 4, 3, "a" * 64, 2, "88", ["mine", "", "theirs", ""])
+    seen = {"seat": 0, "commitment": round_record["commitment"], "client_seed": "mine"}
+    assert fairdeal.verify_round(round_record, header, seen) == []
+    # a server that showed one commitment and dealt with another seed, or replaced a player's seed
+    other = fairdeal.server_seed()
+    swapped = dict(round_record, server_seed=other, commitment=fairdeal.commitment(other))
+    assert fairdeal.verify_round(swapped, header, seen)[0] == {
+        "code": "shown_commitment", "expected": seen["commitment"], "recorded": swapped["commitment"]}
+    assert fairdeal.verify_round(round_record, header, dict(seen, client_seed="mine too")) == [
+        {"code": "own_client_seed", "seat": 0, "expected": "mine too", "recorded": "mine"}]
+    assert [d["code"] for d in fairdeal.verify_round(round_record, header, dict(seen, seat=4))] == ["bad_record"]
+
+
 def test_an_unknown_algorithm_or_unrevealed_seed_is_not_verified():
     round_record, header = make_round("okey51", 2, 1, "e" * 64, 1, "3", ["a", "b"])
     later = dict(round_record, shuffle="okeysite-shuffle-2")
@@ -379,7 +393,7 @@ def python_answer(q):
         except ValueError as exc:
             return {"error": str(exc)}
     if q["op"] == "verify":
-        differences = fairdeal.verify_round(q["round"], q["header"])
+        differences = fairdeal.verify_round(q["round"], q["header"], q.get("seen"))
         return {"differences": differences, "lines": [fairdeal.describe(d) for d in differences]}
     seed = fairdeal.deal_seed(q["server_seed"], q["round"], q["table_id"], q["client_seeds"])
     tiles = fairdeal.tile_set(q["ruleset"], q["players"])
@@ -409,7 +423,12 @@ def test_the_browser_module_deals_and_verifies_exactly_as_python():
             rack[rng.randrange(len(rack))] = rng.choice(("R1", "K13", "F", "J", "?"))
             if k % 3 == 2:
                 round_record["commitment"] = "%064x" % rng.getrandbits(256)
-        queries.append({"op": "verify", "k": k, "round": round_record, "header": header})
+        query = {"op": "verify", "k": k, "round": round_record, "header": header}
+        if k % 5 < 2:  # what one player's browser kept, right or wrong
+            seat = rng.randrange(q["players"])
+            query["seen"] = {"seat": seat, "commitment": rng.choice((round_record["commitment"], "0" * 64)),
+                             "client_seed": rng.choice((q["client_seeds"][seat], "other"))}
+        queries.append(query)
     proc = subprocess.run([node, str(Path(__file__).with_name("fairdeal_node.mjs"))], cwd=ROOT,
                           input="\n".join(json.dumps(q) for q in queries), capture_output=True, text=True,
                           timeout=600)

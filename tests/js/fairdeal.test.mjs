@@ -120,6 +120,18 @@ test("a round is checked for its commitment, its seeds and its algorithm", async
   assert.deepEqual(await codes({ initial: [] }), ["bad_record"]);
 });
 
+test("a browser checks the commitment it was shown and the seed it sent", async () => {
+  const record = read("record-verified.json");
+  const round = record.rounds[0];
+  const seen = { seat: 0, commitment: round.commitment, client_seed: round.client_seeds[0] };
+  assert.deepEqual(await fair.verifyRound(round, record, seen), []);
+  const other = await fair.verifyRound(round, record, { ...seen, commitment: "0".repeat(64), client_seed: "x" });
+  assert.deepEqual(other.map(fair.describe), [
+    `commitment differs from the one shown before the deal: shown ${"0".repeat(64)}, recorded ${round.commitment}`,
+    `client seed of seat 0 differs from the one sent: sent x, recorded ${round.client_seeds[0]}`,
+  ]);
+});
+
 test("a record that is not a game record is refused", async () => {
   await assert.rejects(fair.verifyRecord({ format: "okeysite-record-0", rounds: [] }), /not an okeysite-record-1/);
   await assert.rejects(fair.verifyRecord({ format: "okeysite-record-1" }), /no rounds list/);

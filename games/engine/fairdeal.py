@@ -17,9 +17,9 @@ import re
 import secrets
 import struct
 import sys
+import itertools
 import unicodedata
 from collections import Counter
-import itertools
 from typing import NamedTuple
 
 ALGORITHM = "okeysite-shuffle-1"  # stored with every round: a later algorithm never breaks old checks
@@ -294,7 +294,8 @@ def _seen_differences(round_record: dict, seen: dict) -> list[dict]:
     """What one player's browser saw before the deal against the record (docs/fair-deals.md §1)."""
     out, seeds, seat = [], round_record["client_seeds"], seen.get("seat")
     if seen.get("commitment") != round_record["commitment"]:
-        out.append(_diff("shown_commitment", expected=seen.get("commitment"), recorded=round_record["commitment"]))
+        out.append(_diff("shown_commitment", expected=seen.get("commitment"),
+                         recorded=round_record["commitment"]))
     if type(seat) is not int or not 0 <= seat < len(seeds):
         return out + _bad("the seat that sent a client seed is not a seat of the round")
     if seeds[seat] != seen.get("client_seed"):
@@ -307,7 +308,8 @@ def _position_differences(expected: dict, initial: dict, first: int) -> list[dic
     out = []
     seats = initial.get("seats")
     if not isinstance(seats, list) or len(seats) != len(expected["racks"]):
-        return [_diff("seats", expected=len(expected["racks"]), recorded=len(seats) if isinstance(seats, list) else None)]
+        return [_diff("seats", expected=len(expected["racks"]),
+                      recorded=len(seats) if isinstance(seats, list) else None)]
     turn = initial.get("turn")
     if type(turn) is not int or turn != first:
         out.append(_diff("first", expected=first, recorded=turn))
@@ -321,10 +323,11 @@ def _position_differences(expected: dict, initial: dict, first: int) -> list[dic
     pile = initial.get("pile")
     pile = pile if isinstance(pile, list) else []
     if pile != expected["pile"]:
-        at = next((i for i, (a, b) in enumerate(zip(expected["pile"], pile)) if a != b), min(len(pile), len(expected["pile"])))
-        out.append(_diff("pile", index=at, expected=expected["pile"][at] if at < len(expected["pile"]) else None,
+        want = expected["pile"]
+        at = next((i for i, (a, b) in enumerate(zip(want, pile)) if a != b), min(len(pile), len(want)))
+        out.append(_diff("pile", index=at, expected=want[at] if at < len(want) else None,
                          recorded=pile[at] if at < len(pile) else None,
-                         expected_count=len(expected["pile"]), recorded_count=len(pile)))
+                         expected_count=len(want), recorded_count=len(pile)))
     if initial.get("indicator") != expected["indicator"]:
         out.append(_diff("indicator", expected=expected["indicator"], recorded=initial.get("indicator")))
     return out
@@ -337,13 +340,11 @@ def verify_round(round_record: dict, header: dict, seen: dict | None = None) -> 
     "client_seeds", "initial", ...}``; ``header``: the record's top level (``ruleset``,
     ``table_id``, ``players``); ``seen``, from a player's own browser: ``{"seat",
     "commitment", "client_seed"}``, the commitment it was shown and the seed it sent
-    before the deal.  Returns the differences, empty when the round is
-    verified; each is a dict with a ``code`` — ``bad_record``, ``unknown_shuffle``,
-    ``not_revealed``, ``bad_server_seed``, ``commitment``, ``client_seed_count``, ``bad_client_seed``,
-    ``computer_seed``, ``shown_commitment``, ``own_client_seed``, ``ruleset``, ``seats``, ``first``, ``rack`` (``seat``,
-    ``missing``, ``extra``), ``pile`` (``index``, ``expected``, ``recorded``, counts),
-    ``indicator`` — and the fields of its :data:`MESSAGES` sentence.  Never raises for a bad
-    record: a malformed one is a ``bad_record`` difference."""
+    before the deal.  Returns the differences, empty when the round is verified: dicts
+    with a ``code`` (docs/fair-deals.md §6, a key of :data:`MESSAGES`) and the fields
+    of its sentence — ``rack`` has ``seat``, ``missing`` and ``extra`` tiles, ``pile``
+    the first differing ``index``.  Never raises for a bad record: a malformed one is
+    a ``bad_record`` difference."""
     if not isinstance(round_record, dict) or not isinstance(header, dict):
         return _bad("a round and a header are JSON objects")
     missing = [k for k in ("number", "shuffle", "first", "commitment", "server_seed", "client_seeds", "initial")
@@ -356,7 +357,8 @@ def verify_round(round_record: dict, header: dict, seen: dict | None = None) -> 
     if not isinstance(ruleset, str) or ruleset not in DEALS:
         return _bad(f"the ruleset {_show(ruleset)} is not known")
     if not isinstance(players, list) or len(players) not in DEALS[ruleset].seats:
-        return _bad(f"{ruleset} needs a players list of {DEALS[ruleset].seats.start}-{DEALS[ruleset].seats.stop - 1} seats")
+        seats = DEALS[ruleset].seats
+        return _bad(f"{ruleset} needs a players list of {seats.start}-{seats.stop - 1} seats")
     if not isinstance(round_record["initial"], dict):
         return _bad("the initial position is a JSON object")
     first = round_record["first"]
@@ -392,7 +394,8 @@ MESSAGES = {
     "client_seed_count": "client seeds: expected {expected} (one per seat), recorded {recorded}",
     "bad_client_seed": "client seed of seat {seat} refused: {detail}",
     "computer_seed": "seat {seat} is a computer but has a client seed: {recorded}",
-    "shown_commitment": "commitment differs from the one shown before the deal: shown {expected}, recorded {recorded}",
+    "shown_commitment": ("commitment differs from the one shown before the deal: shown {expected},"
+                         " recorded {recorded}"),
     "own_client_seed": "client seed of seat {seat} differs from the one sent: sent {expected}, recorded {recorded}",
     "ruleset": "ruleset differs: expected {expected}, recorded {recorded}",
     "seats": "number of seats differs: expected {expected}, recorded {recorded}",

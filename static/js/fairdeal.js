@@ -20,19 +20,27 @@ const ALLOWED = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 const COLOURS = "RBKY";
 const UTF8 = new TextEncoder();
 
-const OKEY = { seats: [2, 4], extra: "F", bigSetFrom: 0, hand: 14, firstBonus: 1, fromFirst: true, indicator: true };
-const RAMI = { seats: [2, 6], extra: "J", bigSetFrom: 5, hand: 14, firstBonus: 0, fromFirst: false, indicator: false };
+// seats: the seat counts dealt to; extra: the non-numbered tile; bigSetFrom: seats from which the
+// 160-tile set is used (0: never); firstBonus: extra tiles of the first player; fromFirst: chunks
+// in turn order from the first player (else from seat 0); indicator: one pile tile turned up
+const OKEY = Object.freeze({
+  seats: [2, 4], extra: "F", bigSetFrom: 0, hand: 14, firstBonus: 1, fromFirst: true, indicator: true,
+});
+const RAMI = Object.freeze({
+  seats: [2, 6], extra: "J", bigSetFrom: 5, hand: 14, firstBonus: 0, fromFirst: false, indicator: false,
+});
 /** Ruleset id -> the shape of its deal (RULES.md §1, D-1, D-2). */
 export const DEALS = Object.freeze({ okey51: OKEY, okey17: OKEY, rami: RAMI });
 
-const cryptoApi = () => {
+// getRandomValues works everywhere; crypto.subtle only in a secure context
+const cryptoApi = (subtle = true) => {
   const c = globalThis.crypto;
-  if (!c || !c.subtle) throw new Error("Web Crypto (crypto.subtle) is not available here: it needs https");
+  if (!c || (subtle && !c.subtle)) throw new Error("Web Crypto (crypto.subtle) is not available here: it needs https");
   return c;
 };
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 const fromHex = (text) => Uint8Array.from(text.match(/../g), (h) => parseInt(h, 16));
-const randomHex = (n) => hex(cryptoApi().getRandomValues(new Uint8Array(n)));
+const randomHex = (n) => hex(cryptoApi(false).getRandomValues(new Uint8Array(n)));
 
 async function hmacKey(raw) {
   return cryptoApi().subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
@@ -277,7 +285,8 @@ async function seedDifferences(round, header) {
   const seeds = round.client_seeds;
   const players = header.players;
   if (!Array.isArray(seeds) || seeds.length !== players.length) {
-    return [...out, diff("client_seed_count", { expected: players.length, recorded: Array.isArray(seeds) ? seeds.length : null })];
+    const recorded = Array.isArray(seeds) ? seeds.length : null;
+    return [...out, diff("client_seed_count", { expected: players.length, recorded })];
   }
   seeds.forEach((seed, seat) => {
     let normal;
@@ -349,8 +358,9 @@ function positionDifferences(expected, initial, first) {
  * Check one round of a game record (docs/game-record.md): `round` {number, shuffle, first,
  * commitment, server_seed, client_seeds, initial, ...}, `header` the record's top level
  * (ruleset, table_id, players); `seen`, kept by this player's browser: {seat, commitment,
- * client_seed}, the commitment it was shown and the seed it sent before the deal. Resolves to the list of differences ({code, ...}), empty
- * when verified; never rejects for a bad record (that is a bad_record difference).
+ * client_seed}, the commitment it was shown and the seed it sent before the deal.
+ * Resolves to the differences ({code, ...}, docs/fair-deals.md §6), empty when verified;
+ * never rejects for a bad record (that is a bad_record difference).
  */
 export async function verifyRound(round, header, seen = null) {
   if (!isObject(round) || !isObject(header)) return bad("a round and a header are JSON objects");
@@ -375,7 +385,9 @@ export async function verifyRound(round, header, seen = null) {
   }
   const out = await seedDifferences(round, header);
   if (out.some((d) => d.code === "client_seed_count" || d.code === "bad_client_seed")) return out;
-  if (seen !== null && seen !== undefined) out.push(...(isObject(seen) ? seenDifferences(round, seen) : bad("seen is a JSON object")));
+  if (seen !== null && seen !== undefined) {
+    out.push(...(isObject(seen) ? seenDifferences(round, seen) : bad("seen is a JSON object")));
+  }
   let seed;
   try {
     seed = await dealSeed(round.server_seed, round.number, header.table_id, round.client_seeds);

@@ -76,6 +76,17 @@ def test_the_vectors_pin_a_rejected_draw_and_an_indicator_redraw():
         assert sorted(v["shuffled"]) == sorted(fairdeal.tile_set(v["ruleset"], v["players"]))
 
 
+def test_the_spec_page_shows_the_same_vectors():
+    page = (ROOT / "docs/fair-deals.md").read_text(encoding="utf-8")
+    words, packed = " ".join(page.split()), "".join(page.split())
+    for v in SPEC["deals"]:
+        for value in (v["commitment"], v["deal_seed"], v["server_seed"]):
+            assert f"`{value}`" in page, v["name"]
+        assert v["message_hex"] in packed and v["stream_hex"] in packed
+        assert " ".join(v["shuffled"]) in words and " ".join(v["layout"]["pile"]) in words
+        assert all(" ".join(rack) in words for rack in v["layout"]["racks"])
+
+
 # ------------------------------------------------------- the deal's shape and limits
 
 @pytest.mark.parametrize("ruleset", sorted(SEATS))

@@ -1,8 +1,10 @@
 """The okeysite-shuffle-1 deal (docs/fair-deals.md): the spec's vectors, the deal's shape
 against the engine's, tampered rounds, the standalone checker and the browser module."""
+import ast
 import copy
 import json
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -312,6 +314,18 @@ def run_checker(path, cwd):
     proc = subprocess.run([sys.executable, "-I", str(ROOT / "games/engine/fairdeal.py"), str(path)],
                           cwd=cwd, capture_output=True, text=True, timeout=60)
     return proc.returncode, proc.stdout.splitlines(), proc.stderr
+
+
+def test_both_modules_stand_alone():
+    tree = ast.parse((ROOT / "games/engine/fairdeal.py").read_text(encoding="utf-8"))
+    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
+    imported |= {node.module.split(".")[0] for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module}
+    assert imported <= set(sys.stdlib_module_names) and not any(
+        isinstance(node, ast.ImportFrom) and node.level for node in ast.walk(tree))
+    script = (ROOT / "static/js/fairdeal.js").read_text(encoding="utf-8")
+    assert not re.search(r"^\s*import\b|\bimport\(|\brequire\(", script, re.M)
 
 
 def test_the_command_verifies_the_example_record(tmp_path):

@@ -449,6 +449,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         print(f"{args[0]}: {exc}", file=sys.stderr)
         return 2
+    if hasattr(sys.stdout, "reconfigure"):  # a tampered record may hold text the terminal cannot show
+        sys.stdout.reconfigure(errors="backslashreplace")
     for number, differences in results:
         print(f"round {number}: " + ("; ".join(map(describe, differences)) or "verified"))
     if not results:

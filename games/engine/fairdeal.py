@@ -1,0 +1,462 @@
+"""Verifiable deals: the ``okeysite-shuffle-1`` algorithm and its checker.
+
+Every round's tile order comes from a server seed the table saw committed before the
+deal and the players' own client seeds (docs/fair-deals.md is the exact specification,
+with test vectors; docs/game-record.md the record this module checks).  Standard library
+only and no import from the project, on purpose: anyone can download a game record and
+run ``python3 games/engine/fairdeal.py RECORD.json`` without installing the site.
+``static/js/fairdeal.js`` is the same algorithm for the browser; the two are checked
+against each other on every test run.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import secrets
+import struct
+import sys
+import itertools
+import unicodedata
+from collections import Counter
+from typing import NamedTuple
+
+ALGORITHM = "okeysite-shuffle-1"  # stored with every round: a later algorithm never breaks old checks
+RECORD_FORMAT = "okeysite-record-1"  # the game record this checker reads (docs/game-record.md)
+CLIENT_SEED_MAX = 64  # Unicode code points, after normalisation
+TABLE_ID_MAX = 64
+DRAW_BYTES = 2  # stream bytes per Fisher-Yates draw: an unsigned 16-bit big-endian integer
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,%d}" % TABLE_ID_MAX)
+_COLOURS = "RBKY"
+
+
+class _Deal(NamedTuple):
+    """What a ruleset's deal looks like (RULES.md §1, D-1, D-2)."""
+
+    seats: range          # seat counts the ruleset deals to
+    extra: str            # the non-numbered tile: F (false joker) or J (joker)
+    big_set_from: int     # seat count from which the 160-tile set is used (0: never)
+    hand: int             # tiles per seat
+    first_bonus: int      # extra tiles of the first player
+    from_first: bool      # chunks go in turn order from the first player (else from seat 0)
+    indicator: bool       # the first pile tile that is not F is turned face up
+
+
+_OKEY = _Deal(range(2, 5), "F", 0, 14, 1, True, True)
+_RAMI = _Deal(range(2, 7), "J", 5, 14, 0, False, False)
+DEALS = {"okey51": _OKEY, "okey17": _OKEY, "rami": _RAMI}
+"""Ruleset id -> the shape of its deal."""
+
+
+# --------------------------------------------------------------------- seeds
+
+def server_seed() -> str:
+    """A new secret server seed: 32 bytes from :mod:`secrets`, as 64 lowercase hex
+    characters.  Those 64 characters (their ASCII bytes) are the seed everywhere: the
+    commitment hashes them and the deal seed's HMAC uses them as its key."""
+    return secrets.token_hex(32)
+
+
+def _hex64(seed: object, what: str) -> str:
+    if not isinstance(seed, str) or not _HEX64.fullmatch(seed):
+        raise ValueError(f"a {what} seed is 64 lowercase hex characters")
+    return seed
+
+
+def commitment(seed: str) -> str:
+    """The published commitment of a server seed: SHA-256 of the seed's 64 ASCII
+    characters, as 64 lowercase hex characters (``printf %s SEED | sha256sum``).
+
+    Raises ValueError when ``seed`` is not 64 lowercase hex characters."""
+    return hashlib.sha256(_hex64(seed, "server").encode("ascii")).hexdigest()
+
+
+def client_seed() -> str:
+    """A fresh client seed as the browser makes one: 16 random bytes as 32 lowercase
+    hex characters (players may replace it with any text :func:`normalise_client_seed`
+    accepts)."""
+    return secrets.token_hex(16)
+
+
+def _allowed(ch: str) -> bool:
+    return ch == " " or unicodedata.category(ch)[0] in "LMNPS"
+
+
+def normalise_client_seed(text: str) -> str:
+    """A client seed in its canonical form: Unicode NFC, spaces (U+0020) trimmed at
+    both ends.
+
+    Accepted characters: letters, marks, numbers, punctuation, symbols (Unicode
+    categories L, M, N, P, S) and the space U+0020; at most :data:`CLIENT_SEED_MAX`
+    code points after normalisation.  The empty string is the seed of a computer or
+    empty seat.  Raises ValueError for anything else (not a string, a control or
+    format character, a lone surrogate, an unassigned or private-use code point,
+    another kind of space, too long).  docs/fair-deals.md §2.
+    """
+    if not isinstance(text, str):
+        raise ValueError("a client seed is a string")
+    seed = unicodedata.normalize("NFC", text).strip(" ")
+    bad = next((ch for ch in seed if not _allowed(ch)), None)
+    if bad is not None:
+        raise ValueError(f"a client seed may not hold U+{ord(bad):04X}")
+    if len(seed) > CLIENT_SEED_MAX:
+        raise ValueError(f"a client seed holds at most {CLIENT_SEED_MAX} characters")
+    return seed
+
+
+def _field(data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + data
+
+
+def deal_message(round_number: int, table_id: str, client_seeds: list[str]) -> bytes:
+    """The canonical bytes the deal seed's HMAC signs (docs/fair-deals.md §3): the
+    algorithm id, the round number, the table id and the client seeds in seat order,
+    each string as a 4-byte big-endian length + its UTF-8 bytes, each integer as 4
+    bytes big-endian.
+
+    ``round_number``: 1 .. 2**32-1 (the match's first round is 1); ``table_id``: 1-64
+    characters from ``A-Z a-z 0-9 _ -``; ``client_seeds``: 2-6 strings already in
+    :func:`normalise_client_seed` form.  Raises ValueError otherwise."""
+    if type(round_number) is not int or not 1 <= round_number < 2 ** 32:
+        raise ValueError("the round number is an integer from 1 to 2**32-1")
+    if not isinstance(table_id, str) or not _TABLE_ID.fullmatch(table_id):
+        raise ValueError(f"a table id is 1-{TABLE_ID_MAX} characters from A-Z a-z 0-9 _ -")
+    if not isinstance(client_seeds, (list, tuple)) or not 2 <= len(client_seeds) <= 6:
+        raise ValueError("a deal has 2 to 6 client seeds, one per seat")
+    out = [_field(ALGORITHM.encode("ascii")), struct.pack(">I", round_number),
+           _field(table_id.encode("ascii")), struct.pack(">I", len(client_seeds))]
+    for seat, seed in enumerate(client_seeds):
+        try:
+            normal = normalise_client_seed(seed)
+        except ValueError as exc:
+            raise ValueError(f"the client seed of seat {seat} is refused ({exc})") from None
+        if normal != seed:
+            raise ValueError(f"the client seed of seat {seat} is not normalised")
+        out.append(_field(seed.encode("utf-8")))
+    return b"".join(out)
+
+
+def deal_seed(server_seed: str, round_number: int, table_id: str, client_seeds: list[str]) -> str:
+    """The round's deal seed: HMAC-SHA256 keyed with the server seed's 64 ASCII bytes
+    over :func:`deal_message`, as 64 lowercase hex characters.
+
+    Raises ValueError for a malformed server seed or message part."""
+    key = _hex64(server_seed, "server").encode("ascii")
+    return hmac.new(key, deal_message(round_number, table_id, client_seeds), hashlib.sha256).hexdigest()
+
+
+# ------------------------------------------------------------------- shuffle
+
+def _blocks(deal_seed: str):
+    key = bytes.fromhex(_hex64(deal_seed, "deal"))
+    return (hmac.new(key, struct.pack(">Q", k), hashlib.sha256).digest() for k in itertools.count())
+
+
+def stream_bytes(deal_seed: str, count: int) -> bytes:
+    """The first ``count`` bytes of the deal's byte stream: block k (k = 0, 1, ...) is
+    HMAC-SHA256 keyed with the deal seed's 32 bytes over k as 8 bytes big-endian.
+    Raises ValueError for a malformed deal seed."""
+    return b"".join(itertools.islice(_blocks(deal_seed), -(-count // 32)))[:count]
+
+
+def swap_indices(count: int, deal_seed: str) -> tuple[list[int], list[tuple[int, int]]]:
+    """The Fisher-Yates draws for ``count`` tiles (docs/fair-deals.md §4).
+
+    For i = count-1 down to 1, take 2 stream bytes as an unsigned big-endian x; with
+    m = i + 1, reject x >= 65536 - 65536 % m (take the next 2 bytes), else j = x % m.
+    Returns ``(js, rejected)``: ``js[k]`` is the j drawn for i = count-1-k, ``rejected``
+    every refused ``(i, x)`` in order.  Raises ValueError for a malformed deal seed."""
+    blocks = _blocks(deal_seed)
+    buffer, at = b"", 0
+    js: list[int] = []
+    rejected: list[tuple[int, int]] = []
+    for i in range(count - 1, 0, -1):
+        m = i + 1
+        bound = 65536 - 65536 % m
+        while True:
+            if at == len(buffer):
+                buffer, at = next(blocks), 0
+            x = int.from_bytes(buffer[at:at + DRAW_BYTES], "big")
+            at += DRAW_BYTES
+            if x < bound:
+                js.append(x % m)
+                break
+            rejected.append((i, x))
+    return js, rejected
+
+
+def shuffle(tiles: list[str], deal_seed: str) -> list[str]:
+    """``tiles`` in the deal's order (a new list; the input is not changed): for i =
+    len-1 down to 1, swap positions i and j (:func:`swap_indices`).
+    Raises ValueError for a malformed deal seed."""
+    out = list(tiles)
+    js, _ = swap_indices(len(out), deal_seed)
+    for i, j in zip(range(len(out) - 1, 0, -1), js):
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def _deal_of(ruleset: str, players: int) -> _Deal:
+    deal = DEALS.get(ruleset) if isinstance(ruleset, str) else None
+    if deal is None:
+        raise ValueError(f"unknown ruleset {ruleset!r}")
+    if type(players) is not int or players not in deal.seats:
+        raise ValueError(f"{ruleset} deals to {deal.seats.start} to {deal.seats.stop - 1} seats")
+    return deal
+
+
+def tile_set(ruleset: str, players: int) -> list[str]:
+    """The ruleset's full set in the order before the shuffle (RULES.md §1, D-1):
+    colours R, B, K, Y; in each colour numbers 1..13; the copies of a tile adjacent;
+    then the two F (okey rulesets) or the J (rami: two, or four with the 160-tile set
+    of 5-6 seats, where each numbered tile has three copies).
+    Raises ValueError for an unknown ruleset or seat count."""
+    deal = _deal_of(ruleset, players)
+    big = bool(deal.big_set_from) and players >= deal.big_set_from
+    copies, extras = (3, 4) if big else (2, 2)
+    return [f"{c}{n}" for c in _COLOURS for n in range(1, 14) for _ in range(copies)] + [deal.extra] * extras
+
+
+def arrange(ruleset: str, players: int, first: int, tiles: list[str]) -> dict:
+    """Deal a shuffled set (docs/fair-deals.md §5).
+
+    Okey rulesets: chunks of 15 tiles to ``first`` and 14 to each next seat in turn
+    order ((first + k) % players); the rest is the pile, next tile first; the
+    indicator is the first pile tile that is not F and leaves the pile (D-2).  rami: 14
+    tiles to each seat from seat 0, the rest is the pile; ``first`` only moves first.
+    Returns ``{"racks": [[tile, ...] per seat], "pile": [...], "indicator": tile or
+    None}``.  Raises ValueError for a bad ruleset, seat count or first seat, or tiles
+    that are not the ruleset's set for that many seats."""
+    deal = _deal_of(ruleset, players)
+    if type(first) is not int or not 0 <= first < players:
+        raise ValueError("first must be a seat")
+    if sorted(tiles) != sorted(tile_set(ruleset, players)):
+        raise ValueError(f"the tiles are not the {ruleset} set for {players} seats")
+    racks: list[list[str]] = [[] for _ in range(players)]
+    at = 0
+    for k in range(players):
+        seat = (first + k) % players if deal.from_first else k
+        size = deal.hand + (deal.first_bonus if seat == first else 0)
+        racks[seat] = list(tiles[at:at + size])
+        at += size
+    pile = list(tiles[at:])
+    indicator = None
+    if deal.indicator:
+        indicator = pile.pop(next(i for i, t in enumerate(pile) if t != "F"))
+    return {"racks": racks, "pile": pile, "indicator": indicator}
+
+
+def layout(ruleset: str, players: int, first: int, deal_seed: str) -> dict:
+    """The whole deal of a round: the ruleset's :func:`tile_set`, shuffled with the
+    deal seed, then :func:`arrange`\\ d.  Returns ``{"racks", "pile", "indicator"}``
+    (indicator None for rami).  Raises ValueError on bad arguments."""
+    return arrange(ruleset, players, first, shuffle(tile_set(ruleset, players), deal_seed))
+
+
+# ------------------------------------------------------------------ checking
+
+def _diff(code: str, **fields) -> dict:
+    return {"code": code, **fields}
+
+
+def _bad(detail: str) -> list[dict]:
+    return [_diff("bad_record", detail=detail)]
+
+
+def _seed_differences(round_record: dict, header: dict) -> list[dict]:
+    """The commitment and client-seed checks of :func:`verify_round`."""
+    out = []
+    expected = commitment(round_record["server_seed"])
+    if round_record["commitment"] != expected:
+        out.append(_diff("commitment", expected=expected, recorded=round_record["commitment"]))
+    seeds, players = round_record["client_seeds"], header["players"]
+    if not isinstance(seeds, list) or len(seeds) != len(players):
+        return out + [_diff("client_seed_count", expected=len(players),
+                            recorded=len(seeds) if isinstance(seeds, list) else None)]
+    for seat, seed in enumerate(seeds):
+        try:
+            normal = normalise_client_seed(seed)
+        except ValueError as exc:
+            out.append(_diff("bad_client_seed", seat=seat, detail=str(exc)))
+            continue
+        if normal != seed:
+            out.append(_diff("bad_client_seed", seat=seat, detail="not in normalised form"))
+        elif seed and isinstance(players[seat], dict) and players[seat].get("kind") == "computer":
+            # a seed chosen by the server for its own seat would let it try deals until one suits it
+            out.append(_diff("computer_seed", seat=seat, recorded=seed))
+    return out
+
+
+def _seen_differences(round_record: dict, seen: dict) -> list[dict]:
+    """What one player's browser saw before the deal against the record (docs/fair-deals.md §1)."""
+    out, seeds, seat = [], round_record["client_seeds"], seen.get("seat")
+    if seen.get("commitment") != round_record["commitment"]:
+        out.append(_diff("shown_commitment", expected=seen.get("commitment"),
+                         recorded=round_record["commitment"]))
+    if type(seat) is not int or not 0 <= seat < len(seeds):
+        return out + _bad("the seat that sent a client seed is not a seat of the round")
+    if seeds[seat] != seen.get("client_seed"):
+        out.append(_diff("own_client_seed", seat=seat, expected=seen.get("client_seed"), recorded=seeds[seat]))
+    return out
+
+
+def _position_differences(expected: dict, initial: dict, first: int) -> list[dict]:
+    """Compare the recomputed deal with the recorded initial position."""
+    out = []
+    seats = initial.get("seats")
+    if not isinstance(seats, list) or len(seats) != len(expected["racks"]):
+        return [_diff("seats", expected=len(expected["racks"]),
+                      recorded=len(seats) if isinstance(seats, list) else None)]
+    turn = initial.get("turn")
+    if type(turn) is not int or turn != first:
+        out.append(_diff("first", expected=first, recorded=turn))
+    for seat, (rack, entry) in enumerate(zip(expected["racks"], seats)):
+        got = entry.get("rack") if isinstance(entry, dict) else None
+        got = got if isinstance(got, list) and all(isinstance(t, str) for t in got) else []
+        # a rack's order is the player's own arrangement: only which tiles it holds is dealt
+        missing, extra = Counter(rack) - Counter(got), Counter(got) - Counter(rack)
+        if missing or extra:
+            out.append(_diff("rack", seat=seat, missing=sorted(missing.elements()), extra=sorted(extra.elements())))
+    pile = initial.get("pile")
+    pile = pile if isinstance(pile, list) else []
+    if pile != expected["pile"]:
+        want = expected["pile"]
+        at = next((i for i, (a, b) in enumerate(zip(want, pile)) if a != b), min(len(pile), len(want)))
+        out.append(_diff("pile", index=at, expected=want[at] if at < len(want) else None,
+                         recorded=pile[at] if at < len(pile) else None,
+                         expected_count=len(want), recorded_count=len(pile)))
+    if initial.get("indicator") != expected["indicator"]:
+        out.append(_diff("indicator", expected=expected["indicator"], recorded=initial.get("indicator")))
+    return out
+
+
+def verify_round(round_record: dict, header: dict, seen: dict | None = None) -> list[dict]:
+    """Check one round of a game record (docs/game-record.md) against the algorithm.
+
+    ``round_record``: ``{"number", "shuffle", "first", "commitment", "server_seed",
+    "client_seeds", "initial", ...}``; ``header``: the record's top level (``ruleset``,
+    ``table_id``, ``players``); ``seen``, from a player's own browser: ``{"seat",
+    "commitment", "client_seed"}``, the commitment it was shown and the seed it sent
+    before the deal.  Returns the differences, empty when the round is verified: dicts
+    with a ``code`` (docs/fair-deals.md §6, a key of :data:`MESSAGES`) and the fields
+    of its sentence — ``rack`` has ``seat``, ``missing`` and ``extra`` tiles, ``pile``
+    the first differing ``index``.  Never raises for a bad record: a malformed one is
+    a ``bad_record`` difference."""
+    if not isinstance(round_record, dict) or not isinstance(header, dict):
+        return _bad("a round and a header are JSON objects")
+    missing = [k for k in ("number", "shuffle", "first", "commitment", "server_seed", "client_seeds", "initial")
+               if k not in round_record]
+    if missing:
+        return _bad("missing " + ", ".join(missing))
+    if round_record["shuffle"] != ALGORITHM:
+        return [_diff("unknown_shuffle", recorded=round_record["shuffle"])]
+    ruleset, players, table_id = header.get("ruleset"), header.get("players"), header.get("table_id")
+    if not isinstance(ruleset, str) or ruleset not in DEALS:
+        return _bad(f"the ruleset {_show(ruleset)} is not known")
+    if not isinstance(players, list) or len(players) not in DEALS[ruleset].seats:
+        seats = DEALS[ruleset].seats
+        return _bad(f"{ruleset} needs a players list of {seats.start}-{seats.stop - 1} seats")
+    if not isinstance(round_record["initial"], dict):
+        return _bad("the initial position is a JSON object")
+    first = round_record["first"]
+    if type(first) is not int or not 0 <= first < len(players):
+        return _bad("first is a seat number")
+    if round_record["server_seed"] is None:
+        return [_diff("not_revealed")]
+    try:
+        commitment(round_record["server_seed"])
+    except ValueError as exc:
+        return [_diff("bad_server_seed", detail=str(exc))]
+    out = _seed_differences(round_record, header)
+    if any(d["code"] in ("client_seed_count", "bad_client_seed") for d in out):
+        return out
+    if seen is not None:
+        out += _seen_differences(round_record, seen) if isinstance(seen, dict) else _bad("seen is a JSON object")
+    try:
+        seed = deal_seed(round_record["server_seed"], round_record["number"], table_id, round_record["client_seeds"])
+    except ValueError as exc:
+        return out + _bad(str(exc))
+    initial = round_record["initial"]
+    if initial.get("ruleset") != ruleset:
+        out.append(_diff("ruleset", expected=ruleset, recorded=initial.get("ruleset")))
+    return out + _position_differences(layout(ruleset, len(players), first, seed), initial, first)
+
+
+MESSAGES = {
+    "bad_record": "malformed record: {detail}",
+    "unknown_shuffle": "unknown shuffle algorithm {recorded} (this checker knows " + ALGORITHM + ")",
+    "not_revealed": "not revealed yet: the server seed is shown once the round is over",
+    "bad_server_seed": "server seed refused: {detail}",
+    "commitment": "commitment mismatch: sha256(server seed) is {expected}, recorded {recorded}",
+    "client_seed_count": "client seeds: expected {expected} (one per seat), recorded {recorded}",
+    "bad_client_seed": "client seed of seat {seat} refused: {detail}",
+    "computer_seed": "seat {seat} is a computer but has a client seed: {recorded}",
+    "shown_commitment": ("commitment differs from the one shown before the deal: shown {expected},"
+                         " recorded {recorded}"),
+    "own_client_seed": "client seed of seat {seat} differs from the one sent: sent {expected}, recorded {recorded}",
+    "ruleset": "ruleset differs: expected {expected}, recorded {recorded}",
+    "seats": "number of seats differs: expected {expected}, recorded {recorded}",
+    "first": "first seat differs: expected {expected}, recorded {recorded}",
+    "rack": "seat {seat} rack differs: dealt {missing} not recorded, recorded {extra} not dealt",
+    "pile": ("pile differs from position {index}: expected {expected}, recorded {recorded}"
+             " ({expected_count} tiles expected, {recorded_count} recorded)"),
+    "indicator": "indicator differs: expected {expected}, recorded {recorded}",
+}
+"""Difference code -> its English sentence (the command's output; the site translates by code)."""
+
+
+def _show(value: object) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return " ".join(map(_show, value)) or "nothing"
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def describe(difference: dict) -> str:
+    """One difference of :func:`verify_round` as its English sentence (:data:`MESSAGES`)."""
+    return MESSAGES[difference["code"]].format(**{k: _show(v) for k, v in difference.items()})
+
+
+def verify_record(record: dict) -> list[tuple[object, list[dict]]]:
+    """Check every round of a game record: ``[(round number, differences), ...]`` in
+    record order.  Raises ValueError when ``record`` is not an ``okeysite-record-1``
+    record with a ``rounds`` list."""
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        raise ValueError(f"not an {RECORD_FORMAT} game record")
+    rounds = record.get("rounds")
+    if not isinstance(rounds, list):
+        raise ValueError("the record has no rounds list")
+    return [(r.get("number") if isinstance(r, dict) else None, verify_round(r, record)) for r in rounds]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python3 fairdeal.py RECORD.json``: one line per round, ``round N: verified`` or
+    what differs; exit status 0 when every round is verified, 1 when one is not, 2
+    when the file cannot be read as a game record."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python3 fairdeal.py RECORD.json", file=sys.stderr)
+        return 2
+    try:
+        with open(args[0], encoding="utf-8") as f:
+            results = verify_record(json.load(f))
+    except (OSError, ValueError) as exc:
+        print(f"{args[0]}: {exc}", file=sys.stderr)
+        return 2
+    if hasattr(sys.stdout, "reconfigure"):  # a tampered record may hold text the terminal cannot show
+        sys.stdout.reconfigure(errors="backslashreplace")
+    for number, differences in results:
+        print(f"round {number}: " + ("; ".join(map(describe, differences)) or "verified"))
+    if not results:
+        print("no rounds to verify")
+    return 0 if results and not any(d for _, d in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,445 @@
+// Verifiable deals: the okeysite-shuffle-1 algorithm in the browser (and in Node 20+).
+//
+// The same algorithm as games/engine/fairdeal.py, written from docs/fair-deals.md with
+// Web Crypto only (crypto.subtle HMAC-SHA256 and SHA-256; no dependency), so a player's
+// browser can check every deal itself. Functions that hash are async; the others are
+// plain. crypto.subtle exists only in secure contexts (https, or http on localhost).
+// Differences are returned as {code, ...} objects, the same as the Python checker's, so
+// the page can translate them by code; describe() is the English sentence.
+
+export const ALGORITHM = "okeysite-shuffle-1";
+export const RECORD_FORMAT = "okeysite-record-1";
+export const CLIENT_SEED_MAX = 64;
+export const TABLE_ID_MAX = 64;
+export const DRAW_BYTES = 2;
+
+const SERVER_SEED = /^[0-9a-f]{64}$/;
+const TABLE_ID = new RegExp(`^[A-Za-z0-9_-]{1,${TABLE_ID_MAX}}$`);
+// letters, marks, numbers, punctuation, symbols and U+0020 (docs/fair-deals.md §2)
+const ALLOWED = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+const COLOURS = "RBKY";
+const UTF8 = new TextEncoder();
+
+// seats: the seat counts dealt to; extra: the non-numbered tile; bigSetFrom: seats from which the
+// 160-tile set is used (0: never); firstBonus: extra tiles of the first player; fromFirst: chunks
+// in turn order from the first player (else from seat 0); indicator: one pile tile turned up
+const OKEY = Object.freeze({
+  seats: [2, 4], extra: "F", bigSetFrom: 0, hand: 14, firstBonus: 1, fromFirst: true, indicator: true,
+});
+const RAMI = Object.freeze({
+  seats: [2, 6], extra: "J", bigSetFrom: 5, hand: 14, firstBonus: 0, fromFirst: false, indicator: false,
+});
+/** Ruleset id -> the shape of its deal (RULES.md §1, D-1, D-2). */
+export const DEALS = Object.freeze({ okey51: OKEY, okey17: OKEY, rami: RAMI });
+
+// getRandomValues works everywhere; crypto.subtle only in a secure context
+const cryptoApi = (subtle = true) => {
+  const c = globalThis.crypto;
+  if (!c || (subtle && !c.subtle)) throw new Error("Web Crypto (crypto.subtle) is not available here: it needs https");
+  return c;
+};
+const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+const fromHex = (text) => Uint8Array.from(text.match(/../g), (h) => parseInt(h, 16));
+const randomHex = (n) => hex(cryptoApi(false).getRandomValues(new Uint8Array(n)));
+
+async function hmacKey(raw) {
+  return cryptoApi().subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+}
+async function hmac(key, message) {
+  return new Uint8Array(await cryptoApi().subtle.sign("HMAC", key, message));
+}
+
+// ------------------------------------------------------------------ seeds
+
+/** A new server seed: 32 random bytes as 64 lowercase hex characters (the site's server makes these). */
+export function serverSeed() {
+  return randomHex(32);
+}
+
+function checkServerSeed(seed) {
+  if (typeof seed !== "string" || !SERVER_SEED.test(seed)) throw new RangeError("a server seed is 64 lowercase hex characters");
+  return UTF8.encode(seed);
+}
+
+/** SHA-256 of the server seed's 64 ASCII characters, as 64 lowercase hex. RangeError for a malformed seed. */
+export async function commitment(seed) {
+  return hex(new Uint8Array(await cryptoApi().subtle.digest("SHA-256", checkServerSeed(seed))));
+}
+
+/** A fresh client seed: 16 random bytes (crypto.getRandomValues) as 32 lowercase hex characters. */
+export function clientSeed() {
+  return randomHex(16);
+}
+
+/**
+ * A client seed in canonical form: NFC, spaces (U+0020) trimmed at both ends; only
+ * letters, marks, numbers, punctuation, symbols and U+0020; at most 64 code points.
+ * Throws RangeError for anything else (not a string, control/format characters, lone
+ * surrogates, unassigned or private-use code points, other spaces, too long).
+ */
+export function normaliseClientSeed(text) {
+  if (typeof text !== "string") throw new RangeError("a client seed is a string");
+  const seed = text.normalize("NFC").replace(/^ +| +$/g, "");
+  const chars = Array.from(seed); // code points, not UTF-16 units
+  const bad = chars.find((ch) => !ALLOWED.test(ch));
+  if (bad !== undefined) {
+    const code = bad.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+    throw new RangeError(`a client seed may not hold U+${code}`);
+  }
+  if (chars.length > CLIENT_SEED_MAX) throw new RangeError(`a client seed holds at most ${CLIENT_SEED_MAX} characters`);
+  return seed;
+}
+
+const u32 = (n) => {
+  const out = new Uint8Array(4);
+  new DataView(out.buffer).setUint32(0, n);
+  return out;
+};
+const field = (bytes) => [u32(bytes.length), bytes];
+
+/**
+ * The canonical bytes the deal seed signs: the algorithm id, the round number (1..2**32-1),
+ * the table id (1-64 of A-Z a-z 0-9 _ -) and the 2-6 normalised client seeds in seat order;
+ * strings as a 4-byte big-endian length + UTF-8, integers as 4 bytes big-endian.
+ * Returns a Uint8Array; RangeError on a bad part.
+ */
+export function dealMessage(roundNumber, tableId, clientSeeds) {
+  if (!Number.isInteger(roundNumber) || roundNumber < 1 || roundNumber >= 2 ** 32) {
+    throw new RangeError("the round number is an integer from 1 to 2**32-1");
+  }
+  if (typeof tableId !== "string" || !TABLE_ID.test(tableId)) {
+    throw new RangeError(`a table id is 1-${TABLE_ID_MAX} characters from A-Z a-z 0-9 _ -`);
+  }
+  if (!Array.isArray(clientSeeds) || clientSeeds.length < 2 || clientSeeds.length > 6) {
+    throw new RangeError("a deal has 2 to 6 client seeds, one per seat");
+  }
+  const parts = [...field(UTF8.encode(ALGORITHM)), u32(roundNumber), ...field(UTF8.encode(tableId)), u32(clientSeeds.length)];
+  clientSeeds.forEach((seed, seat) => {
+    let normal;
+    try {
+      normal = normaliseClientSeed(seed);
+    } catch (err) {
+      throw new RangeError(`the client seed of seat ${seat} is refused (${err.message})`);
+    }
+    if (normal !== seed) throw new RangeError(`the client seed of seat ${seat} is not normalised`);
+    parts.push(...field(UTF8.encode(seed)));
+  });
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** HMAC-SHA256 keyed with the server seed's 64 ASCII bytes over dealMessage(), as 64 lowercase hex. */
+export async function dealSeed(serverSeedText, roundNumber, tableId, clientSeeds) {
+  const key = await hmacKey(checkServerSeed(serverSeedText));
+  return hex(await hmac(key, dealMessage(roundNumber, tableId, clientSeeds)));
+}
+
+// ---------------------------------------------------------------- shuffle
+
+async function blocks(seed) {
+  if (typeof seed !== "string" || !SERVER_SEED.test(seed)) throw new RangeError("a deal seed is 64 lowercase hex characters");
+  const key = await hmacKey(fromHex(seed));
+  let counter = 0n;
+  return async () => {
+    const message = new Uint8Array(8);
+    new DataView(message.buffer).setBigUint64(0, counter++);
+    return hmac(key, message);
+  };
+}
+
+/** The first `count` bytes of the deal's stream: block k = HMAC-SHA256(deal seed bytes, k as 8 bytes big-endian). */
+export async function streamBytes(seed, count) {
+  const next = await blocks(seed);
+  const out = new Uint8Array(count);
+  for (let at = 0; at < count; at += 32) out.set((await next()).subarray(0, count - at), at);
+  return out;
+}
+
+/**
+ * Fisher-Yates draws for `count` tiles: for i = count-1 down to 1, 2 stream bytes as an
+ * unsigned big-endian x; with m = i + 1, x >= 65536 - 65536 % m is rejected, else j = x % m.
+ * Returns {js, rejected}: js[k] is j for i = count-1-k; rejected lists [i, x] pairs.
+ */
+export async function swapIndices(count, seed) {
+  const next = await blocks(seed);
+  let buffer = new Uint8Array(0);
+  let at = 0;
+  const js = [];
+  const rejected = [];
+  for (let i = count - 1; i >= 1; i--) {
+    const m = i + 1;
+    const bound = 65536 - (65536 % m);
+    for (;;) {
+      if (at === buffer.length) {
+        buffer = await next();
+        at = 0;
+      }
+      const x = (buffer[at] << 8) | buffer[at + 1];
+      at += DRAW_BYTES;
+      if (x < bound) {
+        js.push(x % m);
+        break;
+      }
+      rejected.push([i, x]);
+    }
+  }
+  return { js, rejected };
+}
+
+/** `tiles` in the deal's order (a new array): for i = len-1 down to 1, swap i and j. */
+export async function shuffle(tiles, seed) {
+  const out = [...tiles];
+  const { js } = await swapIndices(out.length, seed);
+  js.forEach((j, k) => {
+    const i = out.length - 1 - k;
+    [out[i], out[j]] = [out[j], out[i]];
+  });
+  return out;
+}
+
+function dealOf(ruleset, players) {
+  const deal = Object.hasOwn(DEALS, ruleset) ? DEALS[ruleset] : undefined;
+  if (!deal) throw new RangeError(`unknown ruleset ${JSON.stringify(ruleset)}`);
+  if (!Number.isInteger(players) || players < deal.seats[0] || players > deal.seats[1]) {
+    throw new RangeError(`${ruleset} deals to ${deal.seats[0]} to ${deal.seats[1]} seats`);
+  }
+  return deal;
+}
+
+/** The full set before the shuffle: R, B, K, Y; 1..13; copies adjacent; then the F or J tiles (D-1). */
+export function tileSet(ruleset, players) {
+  const deal = dealOf(ruleset, players);
+  const big = deal.bigSetFrom > 0 && players >= deal.bigSetFrom;
+  const [copies, extras] = big ? [3, 4] : [2, 2];
+  const out = [];
+  for (const c of COLOURS) for (let n = 1; n <= 13; n++) for (let k = 0; k < copies; k++) out.push(`${c}${n}`);
+  for (let k = 0; k < extras; k++) out.push(deal.extra);
+  return out;
+}
+
+/**
+ * Deal a shuffled set: okey — 15 tiles to `first`, 14 to each next seat in turn order,
+ * the rest the pile, the indicator the first pile tile that is not F (D-2), taken out;
+ * rami — 14 to each seat from seat 0, the rest the pile. Returns {racks, pile, indicator}.
+ */
+export function arrange(ruleset, players, first, tiles) {
+  const deal = dealOf(ruleset, players);
+  if (!Number.isInteger(first) || first < 0 || first >= players) throw new RangeError("first must be a seat");
+  if ([...tiles].sort().join() !== tileSet(ruleset, players).sort().join()) {
+    throw new RangeError(`the tiles are not the ${ruleset} set for ${players} seats`);
+  }
+  const racks = Array.from({ length: players }, () => []);
+  let at = 0;
+  for (let k = 0; k < players; k++) {
+    const seat = deal.fromFirst ? (first + k) % players : k;
+    const size = deal.hand + (seat === first ? deal.firstBonus : 0);
+    racks[seat] = tiles.slice(at, at + size);
+    at += size;
+  }
+  const pile = tiles.slice(at);
+  let indicator = null;
+  if (deal.indicator) {
+    [indicator] = pile.splice(pile.findIndex((t) => t !== "F"), 1);
+  }
+  return { racks, pile, indicator };
+}
+
+/** The whole deal of a round: tileSet() shuffled with the deal seed, then arrange()d. */
+export async function layout(ruleset, players, first, seed) {
+  return arrange(ruleset, players, first, await shuffle(tileSet(ruleset, players), seed));
+}
+
+// --------------------------------------------------------------- checking
+
+const diff = (code, fields = {}) => ({ code, ...fields });
+const bad = (detail) => [diff("bad_record", { detail })];
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+const byCodePoint = (a, b) => {
+  const x = Array.from(a, (c) => c.codePointAt(0));
+  const y = Array.from(b, (c) => c.codePointAt(0));
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+};
+
+// tiles in `a` beyond those in `b` (multisets), sorted by code point
+function minus(a, b) {
+  const left = new Map();
+  for (const t of b) left.set(t, (left.get(t) || 0) + 1);
+  const out = [];
+  for (const t of a) {
+    if (left.get(t) > 0) left.set(t, left.get(t) - 1);
+    else out.push(t);
+  }
+  return out.sort(byCodePoint);
+}
+
+async function seedDifferences(round, header) {
+  const out = [];
+  const expected = await commitment(round.server_seed);
+  if (round.commitment !== expected) out.push(diff("commitment", { expected, recorded: round.commitment }));
+  const seeds = round.client_seeds;
+  const players = header.players;
+  if (!Array.isArray(seeds) || seeds.length !== players.length) {
+    const recorded = Array.isArray(seeds) ? seeds.length : null;
+    return [...out, diff("client_seed_count", { expected: players.length, recorded })];
+  }
+  seeds.forEach((seed, seat) => {
+    let normal;
+    try {
+      normal = normaliseClientSeed(seed);
+    } catch (err) {
+      out.push(diff("bad_client_seed", { seat, detail: err.message }));
+      return;
+    }
+    if (normal !== seed) out.push(diff("bad_client_seed", { seat, detail: "not in normalised form" }));
+    // a seed chosen by the server for its own seat would let it try deals until one suits it
+    else if (seed && isObject(players[seat]) && players[seat].kind === "computer") {
+      out.push(diff("computer_seed", { seat, recorded: seed }));
+    }
+  });
+  return out;
+}
+
+// what one player's browser saw before the deal, against the record (docs/fair-deals.md §1)
+function seenDifferences(round, seen) {
+  const out = [];
+  const seeds = round.client_seeds;
+  const { seat } = seen;
+  if ((seen.commitment ?? null) !== round.commitment) {
+    out.push(diff("shown_commitment", { expected: seen.commitment ?? null, recorded: round.commitment }));
+  }
+  if (!Number.isInteger(seat) || seat < 0 || seat >= seeds.length) {
+    return [...out, ...bad("the seat that sent a client seed is not a seat of the round")];
+  }
+  if (seeds[seat] !== (seen.client_seed ?? null)) {
+    out.push(diff("own_client_seed", { seat, expected: seen.client_seed ?? null, recorded: seeds[seat] }));
+  }
+  return out;
+}
+
+function positionDifferences(expected, initial, first) {
+  const out = [];
+  const seats = initial.seats;
+  if (!Array.isArray(seats) || seats.length !== expected.racks.length) {
+    return [diff("seats", { expected: expected.racks.length, recorded: Array.isArray(seats) ? seats.length : null })];
+  }
+  const turn = initial.turn ?? null;
+  if (turn !== first) out.push(diff("first", { expected: first, recorded: turn }));
+  expected.racks.forEach((rack, seat) => {
+    let got = isObject(seats[seat]) ? seats[seat].rack : null;
+    got = Array.isArray(got) && got.every((t) => typeof t === "string") ? got : [];
+    // a rack's order is the player's own arrangement: only which tiles it holds is dealt
+    const missing = minus(rack, got);
+    const extra = minus(got, rack);
+    if (missing.length || extra.length) out.push(diff("rack", { seat, missing, extra }));
+  });
+  const pile = Array.isArray(initial.pile) ? initial.pile : [];
+  const want = expected.pile;
+  let at = 0;
+  while (at < Math.min(pile.length, want.length) && pile[at] === want[at]) at++;
+  if (at < Math.max(pile.length, want.length)) {
+    out.push(diff("pile", {
+      index: at, expected: at < want.length ? want[at] : null, recorded: at < pile.length ? pile[at] : null,
+      expected_count: want.length, recorded_count: pile.length,
+    }));
+  }
+  if ((initial.indicator ?? null) !== expected.indicator) {
+    out.push(diff("indicator", { expected: expected.indicator, recorded: initial.indicator ?? null }));
+  }
+  return out;
+}
+
+/**
+ * Check one round of a game record (docs/game-record.md): `round` {number, shuffle, first,
+ * commitment, server_seed, client_seeds, initial, ...}, `header` the record's top level
+ * (ruleset, table_id, players); `seen`, kept by this player's browser: {seat, commitment,
+ * client_seed}, the commitment it was shown and the seed it sent before the deal.
+ * Resolves to the differences ({code, ...}, docs/fair-deals.md §6), empty when verified;
+ * never rejects for a bad record (that is a bad_record difference).
+ */
+export async function verifyRound(round, header, seen = null) {
+  if (!isObject(round) || !isObject(header)) return bad("a round and a header are JSON objects");
+  const missing = ["number", "shuffle", "first", "commitment", "server_seed", "client_seeds", "initial"]
+    .filter((k) => !Object.hasOwn(round, k));
+  if (missing.length) return bad(`missing ${missing.join(", ")}`);
+  if (round.shuffle !== ALGORITHM) return [diff("unknown_shuffle", { recorded: round.shuffle })];
+  const { ruleset, players } = header;
+  if (typeof ruleset !== "string" || !Object.hasOwn(DEALS, ruleset)) return bad(`the ruleset ${show(ruleset)} is not known`);
+  const [low, high] = DEALS[ruleset].seats;
+  if (!Array.isArray(players) || players.length < low || players.length > high) {
+    return bad(`${ruleset} needs a players list of ${low}-${high} seats`);
+  }
+  if (!isObject(round.initial)) return bad("the initial position is a JSON object");
+  const { first } = round;
+  if (!Number.isInteger(first) || first < 0 || first >= players.length) return bad("first is a seat number");
+  if (round.server_seed === null) return [diff("not_revealed")];
+  try {
+    checkServerSeed(round.server_seed);
+  } catch (err) {
+    return [diff("bad_server_seed", { detail: err.message })];
+  }
+  const out = await seedDifferences(round, header);
+  if (out.some((d) => d.code === "client_seed_count" || d.code === "bad_client_seed")) return out;
+  if (seen !== null && seen !== undefined) {
+    out.push(...(isObject(seen) ? seenDifferences(round, seen) : bad("seen is a JSON object")));
+  }
+  let seed;
+  try {
+    seed = await dealSeed(round.server_seed, round.number, header.table_id, round.client_seeds);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    return [...out, ...bad(err.message)];
+  }
+  const { initial } = round;
+  if ((initial.ruleset ?? null) !== ruleset) out.push(diff("ruleset", { expected: ruleset, recorded: initial.ruleset ?? null }));
+  return [...out, ...positionDifferences(await layout(ruleset, players.length, first, seed), initial, first)];
+}
+
+/** Difference code -> its English sentence (the command-line output; the page translates by code). */
+export const MESSAGES = Object.freeze({
+  bad_record: "malformed record: {detail}",
+  unknown_shuffle: `unknown shuffle algorithm {recorded} (this checker knows ${ALGORITHM})`,
+  not_revealed: "not revealed yet: the server seed is shown once the round is over",
+  bad_server_seed: "server seed refused: {detail}",
+  commitment: "commitment mismatch: sha256(server seed) is {expected}, recorded {recorded}",
+  client_seed_count: "client seeds: expected {expected} (one per seat), recorded {recorded}",
+  bad_client_seed: "client seed of seat {seat} refused: {detail}",
+  computer_seed: "seat {seat} is a computer but has a client seed: {recorded}",
+  shown_commitment: "commitment differs from the one shown before the deal: shown {expected}, recorded {recorded}",
+  own_client_seed: "client seed of seat {seat} differs from the one sent: sent {expected}, recorded {recorded}",
+  ruleset: "ruleset differs: expected {expected}, recorded {recorded}",
+  seats: "number of seats differs: expected {expected}, recorded {recorded}",
+  first: "first seat differs: expected {expected}, recorded {recorded}",
+  rack: "seat {seat} rack differs: dealt {missing} not recorded, recorded {extra} not dealt",
+  pile: "pile differs from position {index}: expected {expected}, recorded {recorded}"
+    + " ({expected_count} tiles expected, {recorded_count} recorded)",
+  indicator: "indicator differs: expected {expected}, recorded {recorded}",
+});
+
+function show(value) {
+  if (value === null || value === undefined) return "nothing";
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return value.map(show).join(" ") || "nothing";
+  return JSON.stringify(value);
+}
+
+/** One difference of verifyRound() as its English sentence (MESSAGES). */
+export function describe(d) {
+  return MESSAGES[d.code].replace(/\{(\w+)\}/g, (_, key) => show(d[key]));
+}
+
+/** Check every round of a record: [{number, differences}] in order. RangeError when it is not an okeysite-record-1. */
+export async function verifyRecord(record) {
+  if (!isObject(record) || record.format !== RECORD_FORMAT) throw new RangeError(`not an ${RECORD_FORMAT} game record`);
+  if (!Array.isArray(record.rounds)) throw new RangeError("the record has no rounds list");
+  const out = [];
+  for (const round of record.rounds) {
+    out.push({ number: isObject(round) ? round.number ?? null : null, differences: await verifyRound(round, record) });
+  }
+  return out;
+}

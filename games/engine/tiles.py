@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from . import registry
+
 COLOURS = "RBKY"
 """Colour letters in sort order: red, blue, black, yellow (RULES.md §1)."""
 
@@ -87,19 +89,15 @@ def okey_of(indicator: str) -> str:
     return f"{face.colour}{face.number % 13 + 1}"
 
 
-def full_set(ruleset: str, players: int = 4) -> list[str]:
+def full_set(ruleset, players: int = 4) -> list[str]:
     """Every physical tile of a ruleset's set, in a fixed order (RULES.md §1).
 
-    Okey rulesets: 104 numbered tiles + two ``F``.  ``rami``: 104 + two ``J``
-    for 2-4 players; 156 + four ``J`` for 5-6 players (D-1).
+    ``ruleset``: a ruleset object or its id (the object says how many copies and which
+    extra tile: okey rulesets 104 numbered tiles + two ``F``; ``rami`` 104 + two ``J``
+    for 2-4 players, 156 + four ``J`` for 5-6 players, D-1).  ValueError for an
+    unknown id.
     """
-    copies, extra, count = 2, FALSE_JOKER, 2
-    if ruleset == "rami":
-        extra = JOKER
-        if players >= 5:
-            copies, count = 3, 4
-    tiles = [f"{c}{n}" for c in COLOURS for n in NUMBERS for _ in range(copies)]
-    return tiles + [extra] * count
+    return registry.get(ruleset).full_set(players)
 
 
 def sort_key(tile: str) -> tuple[int, int]:

@@ -13,8 +13,8 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from games.engine.errors import IllegalAction
-from games.engine.rulesets import rami
+from games.engine import api
+from games.engine.rulesets.rami import RAMI as rami, THRESHOLD
 from games.engine.tiles import COLOURS, JOKER, parse_face
 
 
@@ -90,7 +90,10 @@ class RamiRound(RuleBasedStateMachine):
         return Counter(racks + table + pos["pile"])
 
     def accept(self, action):
-        self.pos = rami.apply(self.pos, action)
+        done = api.step(self.pos, action)
+        assert done.accepted, (action, done.code)
+        assert done.round_result == done.position["result"]
+        self.pos = done.position
         self.log.append(action)
 
     def running(self):
@@ -111,7 +114,7 @@ class RamiRound(RuleBasedStateMachine):
         me = self.pos["seats"][self.seat]
         melds = find_melds(me["rack"])
         points = sum(rami.meld_info(m)["points"] for m in melds)
-        if not melds or (me["opened"] == "no" and points < rami.THRESHOLD):
+        if not melds or (me["opened"] == "no" and points < THRESHOLD):
             return
         self.accept({"seat": self.seat, "type": "play", "table": self.pos["table"] + melds})
 
@@ -158,12 +161,9 @@ class RamiRound(RuleBasedStateMachine):
             candidates.append({"seat": seat, "type": "play", "table": table[:-1]})
         action = data.draw(st.sampled_from(candidates))
         before = copy.deepcopy(self.pos)
-        try:
-            rami.apply(self.pos, action)
-        except IllegalAction as refused:
-            assert refused.code != "tile_not_in_rack"
-        else:
-            raise AssertionError(f"accepted an illegal action {action}")
+        done = api.step(self.pos, action)
+        assert not done.accepted, f"accepted an illegal action {action}"
+        assert done.code != "tile_not_in_rack" and done.position is self.pos and not done.changed
         assert self.pos == before
 
     @invariant()
@@ -190,10 +190,9 @@ class RamiRound(RuleBasedStateMachine):
 
     @invariant()
     def replaying_the_log_gives_the_same_position(self):
-        pos = self.initial
-        for action in self.log:
-            pos = rami.apply(pos, action)
-        assert pos == self.pos
+        replayed = api.replay(self.initial, self.log)
+        assert replayed.position == self.pos
+        assert all(done.accepted for done in replayed.steps)
 
     @invariant()
     def an_ended_round_has_scores_that_sum_to_zero(self):

@@ -119,7 +119,7 @@ def disjoint_sets(melds: list[tuple[list[str], int]], rack: list[str], enough: C
     """Sets of melds laid together from ``rack`` (an opening), bounded.
 
     ``melds``: candidates as ``(written tiles, points)``, tried highest points first;
-    ``enough(total points, count)``: whether a set opens; ``keep``: rack tiles that must
+    ``enough(total points, count)``: whether a set opens, growing with both; ``keep``: rack tiles that must
     stay; ``must``: a physical tile some meld of the set must use (a taken discard).
     Yields each set once (as lists of written tiles), at most ``limit`` sets, after
     visiting at most ``budget`` search nodes — the search is depth first over the
@@ -130,11 +130,21 @@ def disjoint_sets(melds: list[tuple[list[str], int]], rack: list[str], enough: C
     points = [melds[i][1] for i in order]
     sizes = [sum(n.values()) for n in need]
     uses = [must is None or n[must] > 0 for n in need]
+    # what the candidates from j on could add at most: prunes a set that cannot reach
+    # ``enough`` (``enough`` grows with points and count) or can no longer use ``must``
+    n = len(order)
+    more_points = [0] * (n + 1)
+    more_uses = [False] * (n + 1)
+    for j in range(n - 1, -1, -1):
+        more_points[j] = more_points[j + 1] + points[j]
+        more_uses[j] = more_uses[j + 1] or uses[j]
     room = len(rack) - keep
     state = {"nodes": 0, "found": 0}
 
     def search(start: int, left: Counter, chosen: list[int], total: int, size: int, used: bool):
-        for j in range(start, len(order)):
+        if not (used or more_uses[start]) or not enough(total + more_points[start], len(chosen) + n - start):
+            return
+        for j in range(start, n):
             state["nodes"] += 1
             if state["nodes"] > budget or state["found"] >= limit:
                 return

@@ -1,7 +1,8 @@
 """Any sequence of legal ``rami`` turns from a random deal keeps the invariants
 (Hypothesis ``RuleBasedStateMachine``): every tile in exactly one place, only valid
 melds on the table, refused actions change nothing, a view shows no other seat's
-tiles, and replaying the action log gives the same position."""
+tiles, replaying the action log gives the same position, and every action
+``legal_actions`` yields is accepted."""
 from __future__ import annotations
 
 import copy
@@ -107,6 +108,13 @@ class RamiRound(RuleBasedStateMachine):
     @rule()
     def draw(self):
         self.accept({"seat": self.seat, "type": "draw"})
+
+    @precondition(running)
+    @rule(data=st.data())
+    def play_a_legal_action(self, data):
+        actions = list(api.legal_actions(self.pos, self.seat))
+        assert actions and all(a["seat"] == self.seat for a in actions)
+        self.accept(data.draw(st.sampled_from(actions)))
 
     @precondition(running)
     @rule()

@@ -18,6 +18,12 @@ from .melds import MeldRules
 from .tiles import COLOURS, NUMBERS
 
 
+SET_LIMIT = 48
+"""Sets of melds one search yields at most (the legal-action openings are bounded by it)."""
+NODE_BUDGET = 3000
+"""Search nodes one search visits at most."""
+
+
 @dataclass(frozen=True)
 class Supply:
     """A rack as faces and wilds.
@@ -78,7 +84,7 @@ def runs(sup: Supply, rules: MeldRules, variants: bool = False) -> Iterator[list
     """Every run of 3-13 tiles the supply can lay (RULES.md §2; 1 after 13 with
     ``ace_high``), lowest first."""
     top = 14 if rules.ace_high else 13
-    for colour in COLOURS:
+    for colour in [c for c in COLOURS if any(face[0] == c for face in sup.faces)]:  # a real tile, D-4
         for start in range(1, top - 1):
             faces: list[str] = []
             missing = 0
@@ -94,7 +100,7 @@ def runs(sup: Supply, rules: MeldRules, variants: bool = False) -> Iterator[list
 
 def groups(sup: Supply, variants: bool = False) -> Iterator[list[str]]:
     """Every group of 3 or 4 colours the supply can lay (RULES.md §2), colours in RBKY order."""
-    for number in NUMBERS:
+    for number in sorted({int(face[1:]) for face in sup.faces}):  # a real tile, D-4
         for size in (3, 4):
             for colours in combinations(COLOURS, size):
                 yield from _layouts(sup, [f"{c}{number}" for c in colours], variants)
@@ -115,7 +121,8 @@ def pairs(sup: Supply, variants: bool = False, all_wild_faces: bool = False) -> 
 
 
 def disjoint_sets(melds: list[tuple[list[str], int]], rack: list[str], enough: Callable[[int, int], bool],
-                  keep: int = 1, must: str | None = None, limit: int = 48, budget: int = 3000) -> Iterator[list[list[str]]]:
+                  keep: int = 1, must: str | None = None, limit: int = SET_LIMIT,
+                  budget: int = NODE_BUDGET) -> Iterator[list[list[str]]]:
     """Sets of melds laid together from ``rack`` (an opening), bounded.
 
     ``melds``: candidates as ``(written tiles, points)``, tried highest points first;

@@ -28,9 +28,9 @@ def legal_actions(rs, position: dict, seat: int) -> Iterator[dict]:
     the table actions: openings, the new melds/pairs drawn from the rack (wilds only
     where a tile is missing), every single add (a wild in each place it fits) and every
     swap.  Openings are bounded: a depth-first search over the rack's melds, biggest
-    first, stops after 48 openings of each kind (melds, pairs) or 3,000 search nodes;
-    so are multi-meld choices in general — only complete for draw, take and discard
-    up to that opening bound.  Each action is yielded once, checked by ``rs.step``.
+    first, stops after 48 openings of each kind (melds, pairs) or 3,000 search nodes, so
+    the take_discard openings are complete only within that bound.  Each action is
+    yielded once, checked by ``rs.step``.
     """
     if position.get("result") or position.get("turn") != seat:
         return
@@ -152,6 +152,6 @@ def _swaps(rs, pos: dict, sup: meldgen.Supply) -> Iterator[tuple[int, str]]:
         meld = rs.meld(pos, entry["tiles"])
         if meld is None:
             continue
-        for face in {f for f, wild in zip(meld.faces, meld.wild) if wild}:
+        for face in dict.fromkeys(f for f, wild in zip(meld.faces, meld.wild) if wild):
             for tile in dict.fromkeys(sup.faces.get(face, ())):
                 yield entry["id"], tile

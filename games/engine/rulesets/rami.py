@@ -27,7 +27,7 @@ from .. import melds
 from ..actions import action_problem
 from ..errors import Refused
 from ..step import Step
-from ..tiles import COLOURS, JOKER, parse_face, split_wild
+from ..tiles import COLOURS, JOKER, parse_face
 from . import rami_moves
 from .base import Ruleset
 
@@ -52,7 +52,7 @@ def _classify(tiles: tuple[str, ...]) -> melds.Meld | None:
 
 
 def _physical(tile: str) -> str:
-    return split_wild(tile)[0]
+    return tile.partition("=")[0]  # the notation was checked first (actions.py)
 
 
 def _tiles_of(table: list[list[str]]) -> Counter:
@@ -279,7 +279,7 @@ class Rami(Ruleset):
         result["seats"][seat]["opened"] = "yes"
         result["table"] = [self.canonical_meld(meld) for meld in table]
         result["turn_state"] = {"passes": 0}
-        result["last_action"] = {"seat": seat, "type": "play", "table": copy.deepcopy(result["table"])}
+        result["last_action"] = {"seat": seat, "type": "play", "table": [list(m) for m in result["table"]]}
         if rack:
             result["turn"] = (seat + 1) % len(result["seats"])
         else:

@@ -1,14 +1,15 @@
-"""The engine's public API (docs/engine-api.md): one entry point per operation,
-dispatching on the ruleset id to ``games.engine.rulesets.<ruleset>``.
+"""The engine's public API (docs/engine-api.md): one entry point per operation, each
+asking the position's (or the named) ruleset object in :data:`RULESETS`.
 
-Everything is JSON-shaped data; nothing here mutates its inputs, reads the clock
-or uses the global random generator (ARCHITECTURE.md invariant 1).
+Everything is JSON-shaped data; nothing here mutates its inputs, reads the clock or
+uses the global random generator (ARCHITECTURE.md invariant 1).  The play is
+:func:`step` (one action) and :func:`replay` (a move log); :func:`apply` is the
+temporary shim over ``step`` for callers not on it yet.
 """
 from __future__ import annotations
 
 import importlib
 from types import ModuleType
-
 from typing import Iterable, Iterator
 
 from .errors import ERROR_ORDER, IllegalAction
@@ -21,7 +22,7 @@ __all__ = [
     "RULESETS", "IllegalAction", "ERROR_ORDER", "NotImplementedRuleset", "normalize_options", "deal",
     "apply", "view", "is_over", "round_scores", "round_totals", "match_length", "match_over",
     "standings", "team_totals", "meld_info", "score", "penalty_tiles", "add_targets", "resolve_meld",
-    "Ruleset", "ruleset", "step", "Step", "Penalty", "legal_actions", "replay", "Replay",
+    "Ruleset", "ruleset", "ruleset_module", "step", "Step", "Penalty", "legal_actions", "replay", "Replay",
 ]
 
 
@@ -33,26 +34,40 @@ def ruleset(ruleset_id: str) -> Ruleset:
         raise ValueError(f"unknown ruleset {ruleset_id!r}") from None
 
 
+_ruleset = ruleset  # for the functions whose ``ruleset`` argument is an id
+
+
+def _of(position: dict) -> Ruleset:
+    """The ruleset object a position names; ValueError when it names none."""
+    if not isinstance(position, dict) or "ruleset" not in position:
+        raise ValueError("a position needs a ruleset")
+    return _ruleset(position["ruleset"])
+
+
+# ------------------------------------------------------------------------ play
 def step(position: dict, action: dict) -> Step:
     """What ``action`` (RULES.md §7 with ``seat``) does to ``position``: a
     :class:`~games.engine.step.Step` with the new position, accepted or the refusal
     code, the penalties it caused and the round result when it ends the round.
     Never mutates ``position``; never raises for a refused or malformed action
     (``bad_action``, D-29).  ValueError when ``position`` names no known ruleset."""
-    return ruleset(_ruleset_of(position)).step(position, action)
+    return _of(position).step(position, action)
 
 
 def legal_actions(position: dict, seat: int) -> Iterator[dict]:
-    """The legal actions of ``seat`` now, as RULES.md §7 action dicts with ``seat``;
-    nothing when it is not that seat's turn or the round is over."""
-    return ruleset(_ruleset_of(position)).legal_actions(position, seat)
+    """The legal actions of ``seat`` now, as RULES.md §7 action dicts with ``seat``
+    (each one accepted by :func:`step`); nothing when it is not that seat's turn or the
+    round is over.  What is complete and what is bounded: the ruleset's
+    ``legal_actions`` (okey: ``rulesets/okey_legal.py``, rami: ``rulesets/rami_moves.py``)."""
+    return _of(position).legal_actions(position, seat)
 
 
 def replay(initial: dict, moves: Iterable[dict]) -> Replay:
     """Play the actions ``moves`` (RULES.md §7 dicts with ``seat``) from ``initial``:
-    the only replay loop (verify_round, self-play records, tests).  Refused moves are
-    Steps like any other (a refusal whose penalty stays moves the position on).
-    Returns a :class:`~games.engine.step.Replay` (final position and one Step per move)."""
+    the only replay loop (verify_round, self-play records, the conformance runner,
+    tests).  Refused moves are Steps like any other (a refusal whose penalty stays
+    moves the position on).  Returns a :class:`~games.engine.step.Replay` (final
+    position and one Step per move)."""
     position = initial
     steps = []
     for action in moves:
@@ -62,70 +77,18 @@ def replay(initial: dict, moves: Iterable[dict]) -> Replay:
     return Replay(position, steps)
 
 
-class NotImplementedRuleset(NotImplementedError):
-    """The ruleset's module (or the function asked for) does not exist yet."""
+def apply(position: dict, action: dict) -> dict:
+    """The position after ``action``, or :class:`IllegalAction` for a refused one.
 
-
-def ruleset_module(ruleset: str) -> ModuleType:
-    """The module implementing ``ruleset``.
-
-    Raises ValueError for an unknown id and :class:`NotImplementedRuleset` when the
-    module is not there yet (``rami`` before its developer lands it).
+    Kept until the writer and the bots are on :func:`step`; it will be deleted.  A thin
+    wrapper: ``IllegalAction.code`` is the Step's code and ``IllegalAction.position``
+    its position when a refusal left a penalty (okey17 playable/joker discard),
+    else None.  Nothing inside the engine calls it.
     """
-    if ruleset not in RULESETS:
-        raise ValueError(f"unknown ruleset {ruleset!r}")
-    name = f"games.engine.rulesets.{ruleset}"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name == name:
-            raise NotImplementedRuleset(ruleset) from None
-        raise
-
-
-def _fn(ruleset: str, name: str):
-    fn = getattr(ruleset_module(ruleset), name, None)
-    if fn is None:
-        raise NotImplementedRuleset(f"{ruleset}.{name}")
-    return fn
-
-
-def _ruleset_of(position: dict) -> str:
-    if not isinstance(position, dict) or "ruleset" not in position:
-        raise ValueError("a position needs a ruleset")
-    return position["ruleset"]
-
-
-def normalize_options(ruleset: str, options: dict | None) -> dict:
-    """Options with RULES.md §7 defaults filled in.
-
-    okey51 ``{doubling: True, teams: False, rounds: 1|3}``; okey17 ``{rounds: 7}``;
-    rami ``{rounds: None (one per player), target: None, joker_value: 30|50,
-    double_one_turn: False}``.  Raises ValueError on an unknown ruleset or a bad value.
-    """
-    if ruleset == "rami":
-        try:
-            return _fn("rami", "normalize_options")(options)
-        except NotImplementedRuleset:
-            return _rami_options(options)
-    return _fn(ruleset, "normalize_options")(options)
-
-
-def _rami_options(options: dict | None) -> dict:
-    out = dict(options or {})
-    out.setdefault("rounds", None)
-    out.setdefault("target", None)
-    out.setdefault("joker_value", 30)
-    out.setdefault("double_one_turn", False)
-    for key in ("rounds", "target"):
-        v = out[key]
-        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 1):
-            raise ValueError(f"{key} must be a positive integer or null")
-    if out["joker_value"] not in (30, 50):
-        raise ValueError("joker_value is 30 or 50")
-    if not isinstance(out["double_one_turn"], bool):
-        raise ValueError("double_one_turn is a boolean")
-    return out
+    done = step(position, action)
+    if done.accepted:
+        return done.position
+    raise IllegalAction(done.code, position=done.position if done.penalties else None)
 
 
 def deal(ruleset: str, options: dict, seed: str, players: int = 4, first: int = 0) -> dict:
@@ -134,31 +97,23 @@ def deal(ruleset: str, options: dict, seed: str, players: int = 4, first: int = 
     ``first``: the seat that moves first (okey: gets 15 tiles and skips the draw).
     Raises ValueError on bad arguments.
     """
-    return _fn(ruleset, "deal")(options, seed, players, first)
-
-
-def apply(position: dict, action: dict) -> dict:
-    """The position after ``action`` (RULES.md §7 with ``seat``); never mutates the input.
-
-    Raises :class:`IllegalAction` (``.code`` per RULES.md §7; ``.position`` set when
-    penalties stay, okey17) — ``bad_action`` for a malformed/unknown action.
-    """
-    return _fn(_ruleset_of(position), "apply")(position, action)
+    return _ruleset(ruleset).deal(options, seed, players, first)
 
 
 def view(position: dict, seat: int | None) -> dict:
     """What ``seat`` may see (None = spectator): never another rack, never the pile."""
-    return _fn(_ruleset_of(position), "view")(position, seat)
+    return _of(position).view(position, seat)
 
 
+# ---------------------------------------------------------------- round, match
 def is_over(position: dict) -> bool:
     """True when the round has ended."""
-    return _fn(_ruleset_of(position), "is_over")(position)
+    return _of(position).is_over(position)
 
 
 def round_scores(position: dict) -> list[int] | None:
     """End-of-round amounts per seat (no in-round penalties), None while running."""
-    return _fn(_ruleset_of(position), "round_scores")(position)
+    return _of(position).round_scores(position)
 
 
 def round_totals(position: dict) -> list[int] | None:
@@ -170,76 +125,77 @@ def round_totals(position: dict) -> list[int] | None:
     return [sc + int(seat.get("penalty", 0)) for sc, seat in zip(scores, position["seats"])]
 
 
+def normalize_options(ruleset: str, options: dict | None) -> dict:
+    """Options with RULES.md §7 defaults filled in.
+
+    okey51 ``{doubling: True, teams: False, rounds: 1|3}``; okey17 ``{rounds: 7}``;
+    rami ``{rounds: None (one per player), target: None, joker_value: 30|50,
+    double_one_turn: False}``.  Raises ValueError on an unknown ruleset or a bad value.
+    """
+    return _ruleset(ruleset).normalize_options(options)
+
+
 def match_length(ruleset: str, options: dict | None, players: int) -> int | None:
     """Rounds in a match: okey51 1 or 3, okey17 7, rami ``rounds`` or one per player;
     None when rami plays to a ``target`` score (RULES.md §3-§6)."""
-    own = getattr(ruleset_module(ruleset), "match_length", None)
-    if own is not None:  # a ruleset may define its own match (rami does)
-        return own(options, players)
-    opts = normalize_options(ruleset, options)
-    if ruleset == "rami":
-        if opts.get("target"):
-            return None
-        return opts.get("rounds") or players
-    return opts["rounds"]
+    return _ruleset(ruleset).match_length(options, players)
 
 
 def match_over(ruleset: str, options: dict | None, players: int, totals: list[int], rounds_played: int) -> bool:
     """Whether the match has ended after ``rounds_played`` rounds with these ``totals``."""
-    own = getattr(ruleset_module(ruleset), "match_over", None)
-    if own is not None:
-        return own(options, players, totals, rounds_played)
-    length = match_length(ruleset, options, players)
-    if length is not None:
-        return rounds_played >= length
-    target = normalize_options(ruleset, options)["target"]
-    return any(t >= target for t in totals)
+    return _ruleset(ruleset).match_over(options, players, totals, rounds_played)
 
 
-def standings(ruleset: str, totals: list[int]) -> list[int]:
-    """Seats best first: okey lowest total first, rami highest first; ties by seat."""
-    sign = -1 if ruleset == "rami" else 1
-    return sorted(range(len(totals)), key=lambda s: (sign * totals[s], s))
+def standings(ruleset: str, totals: list[int], options: dict | None = None) -> list[int]:
+    """Seats best first: okey lowest total first, rami highest first; ties by seat.
+    With ``options`` of a team table, team-aware (``Ruleset.standings``)."""
+    return _ruleset(ruleset).standings(options, totals)
 
 
 def team_totals(ruleset: str, options: dict | None, totals: list[int]) -> list[int] | None:
     """okey51 team play: ``[seat0 + seat2, seat1 + seat3]`` (lowest wins, RULES.md §3);
     None when the table is not played in teams."""
-    if ruleset != "okey51" or not normalize_options(ruleset, options).get("teams") or len(totals) != 4:
-        return None
-    return [totals[0] + totals[2], totals[1] + totals[3]]
+    return _ruleset(ruleset).team_totals(options, totals)
 
 
+# ------------------------------------------------------------ melds, scoring
 def meld_info(ruleset: str, tiles: list[str], indicator: str | None = None) -> dict:
     """``{"valid": False}`` or ``{"valid": True, "type": "run"|"group"|"pair", "points": N}``
     (RULES.md §2, §8 ``meld`` vectors)."""
-    if ruleset == "rami":  # rami.meld_info takes no indicator (rami has none)
-        return _fn(ruleset, "meld_info")(tiles)
-    return _fn(ruleset, "meld_info")(tiles, indicator)
+    return _ruleset(ruleset).meld_info(tiles, indicator)
 
 
 def score(ruleset: str, options: dict | None, seats: list[dict], finisher: int | None,
           indicator: str | None = None, final_discard: str | None = None, direct: bool = False) -> list[int]:
     """End-of-round amounts for RULES.md §8 ``score`` vectors (in-round penalties excluded)."""
-    if ruleset == "rami":  # rami.score has no indicator nor final discard
-        return _fn(ruleset, "score")(options or {}, seats, finisher, direct=direct)
-    return _fn(ruleset, "score")(options or {}, seats, finisher, indicator, final_discard, direct)
+    return _ruleset(ruleset).score(options or {}, seats, finisher, indicator, final_discard, direct)
 
 
 def penalty_tiles(position: dict, seat: int) -> list[str]:
     """Rack tiles of ``seat`` whose discard now would be penalised (assisted table)."""
-    return _fn(_ruleset_of(position), "penalty_tiles")(position, seat)
+    return _of(position).penalty_tiles(position, seat)
 
 
 def add_targets(position: dict, seat: int, tile: str) -> list[int]:
-    """Ids of table melds ``tile`` can be added to by ``seat`` now (assisted one-tap add)."""
-    return _fn(_ruleset_of(position), "add_targets")(position, seat, tile)
+    """Table melds ``tile`` can be added to by ``seat`` now (assisted one-tap add):
+    okey meld ids, rami table indices."""
+    return _of(position).add_targets(position, seat, tile)
 
 
 def resolve_meld(ruleset: str, tiles_in_rack_order: list[str], indicator: str | None) -> list[str] | None:
     """Tiles as a player arranged them (bare wilds) -> the written meld with each wild
     annotated ``physical=represented`` so it is valid, preferring the reading that
     follows the given order; None when no reading is valid (RULES.md §1, §2)."""
-    if ruleset not in RULESETS:
-        raise ValueError(f"unknown ruleset {ruleset!r}")
-    return resolve(tiles_in_rack_order, ruleset, indicator)
+    return resolve(tiles_in_rack_order, _ruleset(ruleset).meld_rules, indicator)
+
+
+# ----------------------------------------------------------------- compatibility
+class NotImplementedRuleset(NotImplementedError):
+    """Kept for callers of the module-per-ruleset layout: every ruleset is implemented now."""
+
+
+def ruleset_module(ruleset: str) -> ModuleType:
+    """The module defining ``ruleset``'s class (``games.engine.rulesets.<id>``); ValueError
+    for an unknown id.  Kept for callers of the module-per-ruleset layout: ask
+    :func:`ruleset` for the object instead."""
+    return importlib.import_module(type(_ruleset(ruleset)).__module__)

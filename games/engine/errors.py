@@ -1,32 +1,48 @@
-"""Refused actions (RULES.md §7).
+"""Refusal codes (RULES.md §7) and the two exceptions of the engine.
 
-An illegal action raises :class:`IllegalAction` with a RULES.md §7 error code.
-When an action breaks several rules, the engine reports the first code in
-:data:`ERROR_ORDER`; each ruleset checks its rules in that order.
+The engine answers every action with a :class:`~games.engine.step.Step`; a refused
+action is a Step with its code, never an exception (ARCHITECTURE.md invariant 1).
+When an action breaks several rules the first code in :data:`ERROR_ORDER` is reported;
+each ruleset checks its rules in that order.
+
+- :class:`Refused` is the rulesets' internal flow control: raised where a rule is
+  broken, caught by the ruleset's ``step`` and turned into a refused Step.  It carries
+  a code (and a note for logs), never a position.
+- :class:`IllegalAction` belongs to the ``api.apply`` compatibility shim only.
 """
 from __future__ import annotations
 
 ERROR_ORDER = (
-    "round_over", "not_your_turn", "wrong_phase", "nothing_to_take", "empty_pile",
+    "bad_action", "round_over", "not_your_turn", "wrong_phase", "nothing_to_take", "empty_pile",
     "tile_not_in_rack", "table_mismatch", "not_opened", "pairs_only", "melds_only",
     "initial_meld_touches_table", "invalid_meld", "cannot_add", "cannot_swap",
     "below_threshold", "no_tiles_played", "discard_unused", "must_keep_tile",
     "joker_discard", "playable_discard",
 )
-"""RULES.md §7: the order in which a rule break is reported."""
+"""RULES.md §7: the order in which a rule break is reported (``bad_action`` first, D-29)."""
 
-EXTRA_CODES = ("bad_action",)
-"""Engine codes beyond RULES.md: ``bad_action`` for a malformed or unknown action."""
+
+class Refused(Exception):
+    """A rule broken while a ruleset plays an action (internal flow control).
+
+    - ``code``: a code of :data:`ERROR_ORDER`;
+    - ``detail``: a short English note for logs (players see the translated code).
+    """
+
+    def __init__(self, code: str, detail: str = ""):
+        super().__init__(f"{code}: {detail}" if detail else code)
+        self.code = code
+        self.detail = detail
 
 
 class IllegalAction(Exception):
-    """An action the rules refuse.
+    """What ``api.apply`` raises for a refused action (kept until the writer and the
+    bots are on ``api.step``; it will be deleted with ``apply``).
 
-    - ``code``: a RULES.md §7 error code (or ``bad_action``).
-    - ``position``: ``None`` when nothing changed; otherwise the position carrying
-      the penalties that stay (okey17 playable/joker discard, RULES.md §4).
-    - ``detail``: a short English explanation for logs (not shown to players;
-      the server translates ``code``).
+    - ``code``: the Step's refusal code (RULES.md §7);
+    - ``position``: ``None`` when nothing changed; otherwise the Step's position, which
+      carries the penalties that stay (okey17 playable/joker discard, RULES.md §4);
+    - ``detail``: a short English explanation for logs.
     """
 
     def __init__(self, code: str, detail: str = "", position: dict | None = None):

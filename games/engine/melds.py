@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from . import registry
 from .tiles import COLOURS, FALSE_JOKER, JOKER, BadTile, Face, okey_of, parse_face, split_wild
 
 RUN, GROUP, PAIR = "run", "group", "pair"
@@ -29,7 +30,9 @@ class MeldRules:
       stores them lowest first (D-5).  Validity never depends on the given order.
     - ``joker_wild``: ``J`` is the wild (rami); otherwise the two okeys are wild and
       ``F`` is an ordinary tile with the okey's identity (okey rulesets).
-    - ``points``: ``"sum"`` (okey51, rami) or ``"okey17"`` (meld values, D-6).
+    - ``points``: ``"sum"`` (okey51, rami) or ``"values"`` (okey17's meld values, D-6).
+
+    Each ruleset object holds its instance as ``meld_rules``.
     """
 
     name: str
@@ -40,19 +43,13 @@ class MeldRules:
     points: str
 
 
-RULES = {
-    "okey51": MeldRules("okey51", ace_high=True, pairs=True, descending=False, joker_wild=False, points="sum"),
-    "okey17": MeldRules("okey17", ace_high=False, pairs=True, descending=True, joker_wild=False, points="okey17"),
-    "rami": MeldRules("rami", ace_high=False, pairs=False, descending=False, joker_wild=True, points="sum"),
-}
-
-
-def rules_for(ruleset: str) -> MeldRules:
-    """The :class:`MeldRules` of a ruleset id; ``ValueError`` for an unknown id."""
-    try:
-        return RULES[ruleset]
-    except KeyError:
-        raise ValueError(f"unknown ruleset {ruleset!r}") from None
+def rules_for(ruleset) -> MeldRules:
+    """The :class:`MeldRules` of a ruleset (an id, a ruleset object, or MeldRules
+    itself); ``ValueError`` for an unknown id.  The rules are the ruleset object's
+    ``meld_rules`` (RULES.md §2)."""
+    if isinstance(ruleset, MeldRules):
+        return ruleset
+    return registry.get(ruleset).meld_rules
 
 
 @dataclass(frozen=True)
@@ -147,7 +144,7 @@ def meld_points(rules: MeldRules, kind: str, numbers: Sequence[int]) -> int:
 
     ``numbers``: run positions lowest first (14 = an ace after 13), or the numbers
     of a group/pair.  ``"sum"``: sum of values, an ace counting 1 everywhere (D-3).
-    ``"okey17"``: run = median of its three highest + 1 per tile beyond three;
+    ``"values"``: run = median of its three highest + 1 per tile beyond three;
     group = number (+1 with four tiles); pair = the number once (D-6).
     """
     if rules.points == "sum":
@@ -175,17 +172,16 @@ def _run_positions(numbers: list[int], ace_high: bool) -> list[int] | None:
     return None
 
 
-def classify(tiles: Sequence[str], rules: MeldRules | str, indicator: str | None = None) -> Meld | None:
+def classify(tiles: Sequence[str], rules, indicator: str | None = None) -> Meld | None:
     """Classify a written meld; ``None`` when it is not a valid meld.
 
     ``tiles``: written tiles (``"R6=B5"`` for a wild standing for ``B5``; a bare
     wild stands for itself; ``F`` is an ordinary tile with the okey's identity).
-    ``rules``: a :class:`MeldRules` or a ruleset id.  ``indicator``: needed by the
+    ``rules``: a :class:`MeldRules`, a ruleset object or id.  ``indicator``: needed by the
     okey rulesets to know the okey.  A 2-tile meld is judged as a pair, a longer
     one as a run or group (RULES.md §7).  D-3, D-4, D-5 apply.
     """
-    if isinstance(rules, str):
-        rules = rules_for(rules)
+    rules = rules_for(rules)
     if not isinstance(tiles, (list, tuple)) or len(tiles) < 2:
         return None
     read = _read(tiles, rules, indicator)
@@ -259,7 +255,7 @@ def _annotate(physical: str, face: str) -> str:
     return physical if physical == face else f"{physical}={face}"
 
 
-def resolve(tiles: Sequence[str], rules: MeldRules | str, indicator: str | None = None) -> list[str] | None:
+def resolve(tiles: Sequence[str], rules, indicator: str | None = None) -> list[str] | None:
     """Annotate bare wilds in ``tiles`` (as arranged in the rack) so they form a
     valid meld; returns the written tiles in the given order, or None.
 
@@ -268,8 +264,7 @@ def resolve(tiles: Sequence[str], rules: MeldRules | str, indicator: str | None 
     valid reading (extra wilds extend a run upwards first).  Already-annotated or
     ordinary tiles are kept as they are.  RULES.md §1, §2.
     """
-    if isinstance(rules, str):
-        rules = rules_for(rules)
+    rules = rules_for(rules)
     tiles = list(tiles)
     if classify(tiles, rules, indicator) is not None:
         return tiles

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from . import registry
+
 COLOURS = "RBKY"
 """Colour letters in sort order: red, blue, black, yellow (RULES.md §1)."""
 
@@ -30,32 +32,25 @@ class Face(NamedTuple):
         return f"{self.colour}{self.number}"
 
 
+_FACES = {f"{c}{n}": Face(c, n) for c in COLOURS for n in NUMBERS}
+"""Every numbered tile's text -> its Face (parsing is a look-up: the engine parses a lot)."""
+
+
 def parse_face(text: str) -> Face:
     """Parse a numbered tile such as ``"R5"`` into a :class:`Face`.
 
     Raises :class:`BadTile` for anything else (including ``F``, ``J`` and
     ``x=y`` forms).  RULES.md §1.
     """
-    if not isinstance(text, str) or len(text) < 2 or text[0] not in COLOURS:
+    face = _FACES.get(text) if isinstance(text, str) else None
+    if face is None:
         raise BadTile(text)
-    digits = text[1:]
-    if not digits.isdigit() or digits.startswith("0"):
-        raise BadTile(text)
-    number = int(digits)
-    if number not in NUMBERS:
-        raise BadTile(text)
-    return Face(text[0], number)
+    return face
 
 
 def is_tile(text: object) -> bool:
     """True when ``text`` is a bare tile: a numbered tile, ``F`` or ``J``."""
-    if text in (FALSE_JOKER, JOKER):
-        return True
-    try:
-        parse_face(text)  # type: ignore[arg-type]
-    except BadTile:
-        return False
-    return True
+    return isinstance(text, str) and (text in _FACES or text in (FALSE_JOKER, JOKER))
 
 
 def split_wild(text: str) -> tuple[str, str | None]:
@@ -87,19 +82,15 @@ def okey_of(indicator: str) -> str:
     return f"{face.colour}{face.number % 13 + 1}"
 
 
-def full_set(ruleset: str, players: int = 4) -> list[str]:
+def full_set(ruleset, players: int = 4) -> list[str]:
     """Every physical tile of a ruleset's set, in a fixed order (RULES.md §1).
 
-    Okey rulesets: 104 numbered tiles + two ``F``.  ``rami``: 104 + two ``J``
-    for 2-4 players; 156 + four ``J`` for 5-6 players (D-1).
+    ``ruleset``: a ruleset object or its id (the object says how many copies and which
+    extra tile: okey rulesets 104 numbered tiles + two ``F``; ``rami`` 104 + two ``J``
+    for 2-4 players, 156 + four ``J`` for 5-6 players, D-1).  ValueError for an
+    unknown id.
     """
-    copies, extra, count = 2, FALSE_JOKER, 2
-    if ruleset == "rami":
-        extra = JOKER
-        if players >= 5:
-            copies, count = 3, 4
-    tiles = [f"{c}{n}" for c in COLOURS for n in NUMBERS for _ in range(copies)]
-    return tiles + [extra] * count
+    return registry.get(ruleset).full_set(players)
 
 
 def sort_key(tile: str) -> tuple[int, int]:

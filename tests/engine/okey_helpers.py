@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from games.engine import api
-from games.engine.errors import IllegalAction
+from games.engine.step import Step
 
 
 def okey_position(ruleset, racks, *, table=(), turn=0, phase="play", indicator="R5", pile=None,
@@ -33,19 +33,22 @@ def okey_position(ruleset, racks, *, table=(), turn=0, phase="play", indicator="
 
 
 def play(position, *actions):
-    """Apply actions in order (each a dict); returns the final position."""
+    """Step through accepted actions in order (each a dict); returns the final position
+    and fails the test on a refusal."""
     for action in actions:
-        position = api.apply(position, action)
+        done = api.step(position, action)
+        assert done.accepted, f"{action} refused: {done.code}"
+        position = done.position
     return position
 
 
-def refused(position, action) -> IllegalAction:
-    """The IllegalAction ``action`` raises; fails the test when it is accepted."""
-    try:
-        api.apply(position, action)
-    except IllegalAction as exc:
-        return exc
-    raise AssertionError(f"{action} was accepted")
+def refused(position, action) -> Step:
+    """The refused Step of ``action`` (``.code``; ``.position`` carries a penalty that
+    stays, else it is the input itself); fails the test when it is accepted."""
+    done = api.step(position, action)
+    assert not done.accepted, f"{action} was accepted"
+    assert done.changed or done.position is position
+    return done
 
 
 def penalties(position):

@@ -1,7 +1,11 @@
 """The engine API's dispatch, options and match helpers (docs/engine-api.md)."""
+import ast
+from pathlib import Path
+
 import pytest
 
 from games.engine import api
+from games.engine.tiles import full_set
 from tests.engine.okey_helpers import okey_position, play
 
 
@@ -51,4 +55,43 @@ def test_it_dispatches_on_the_positions_ruleset():
     assert p["ruleset"] == "okey17" and api.view(p, 0)["pairs_threshold"] == 26
     assert api.meld_info("okey17", ["B12", "B13", "B1"], "R5") == {"valid": False}
     with pytest.raises(ValueError):
-        api.apply({"seats": []}, {"seat": 0, "type": "draw"})
+        api.step({"seats": []}, {"seat": 0, "type": "draw"})
+
+
+def test_apply_is_a_thin_shim_over_step():
+    p = okey_position("okey17", [["B8", "K2"], ["K1", "K2"], ["Y3"], ["Y4"]], opened=["melds", "melds", "no", "no"],
+                      table=[(1, ["B5", "B6", "B7"])])
+    with pytest.raises(api.IllegalAction) as kept:
+        api.apply(p, {"seat": 0, "type": "discard", "tile": "B8"})
+    assert kept.value.code == "playable_discard"
+    assert kept.value.position == api.step(p, {"seat": 0, "type": "discard", "tile": "B8"}).position
+    with pytest.raises(api.IllegalAction) as plain:
+        api.apply(p, {"seat": 1, "type": "draw"})
+    assert plain.value.code == "not_your_turn" and plain.value.position is None
+    assert api.apply(p, {"seat": 0, "type": "discard", "tile": "K2"}) == \
+        api.step(p, {"seat": 0, "type": "discard", "tile": "K2"}).position
+
+
+def test_nothing_inside_the_engine_uses_the_apply_shim():
+    engine = Path(api.__file__).parent
+    for path in engine.rglob("*.py"):
+        if path.name == "api.py":
+            continue
+        tree = ast.parse(path.read_text())
+        calls = [n.func for n in ast.walk(tree) if isinstance(n, ast.Call)]
+        assert not [f for f in calls if getattr(f, "attr", getattr(f, "id", None)) in ("apply", "IllegalAction")], path
+
+
+def test_each_ruleset_object_holds_its_facts():
+    okey51, okey17, rami = (api.ruleset(r) for r in ("okey51", "okey17", "rami"))
+    assert [r.id for r in api.RULESETS.values()] == ["okey51", "okey17", "rami"]
+    assert isinstance(rami, api.Ruleset) and api.ruleset_module("rami").RAMI is rami
+    assert rami.higher_wins and not okey51.higher_wins and not rami.has_discards and okey17.has_indicator
+    assert rami.seat_counts == (2, 3, 4, 5, 6) and okey51.seat_counts == (2, 3, 4)
+    assert rami.better(10, 5) and okey51.better(5, 10)
+    assert okey51.meld_rules.ace_high and not okey17.meld_rules.ace_high and okey17.meld_rules.descending
+    assert len(full_set("rami", 6)) == 160 and full_set(rami, 4).count("J") == 2 and full_set("okey17").count("F") == 2
+    assert okey51.standings({"teams": True}, [10, -50, 30, 20]) == [1, 3, 0, 2]
+    assert api.standings("okey51", [10, -50, 30, 20]) == [1, 0, 3, 2]
+    with pytest.raises(ValueError):
+        api.ruleset("chess")

@@ -63,3 +63,20 @@ def test_it_checks_game_vector_scores(tmp_path):
 def test_a_missing_file_is_a_failure(tmp_path):
     code, out = run(tmp_path / "absent.jsonl")
     assert code == 1 and out[-1] == "0 passed, 1 failed"
+
+
+def test_a_game_vector_ending_the_round_without_scores_is_malformed(tmp_path):
+    vector = {"id": "ends-unscored", "kind": "game", "position": {
+        "ruleset": "okey51", "options": {}, "indicator": "R5", "turn": 0, "phase": "play", "pile": ["K3"],
+        "discards": [[], []], "seats": [{"rack": ["B4"], "opened": "melds", "penalty": 0},
+                                        {"rack": ["K1", "K2"], "opened": "melds", "penalty": 0}],
+        "table": [], "highest_opening": None},
+        "actions": [{"seat": 0, "type": "discard", "tile": "B4"}], "expect": {"results": ["ok"], "penalty": [0, 0]}}
+    running = dict(vector, id="still-running", position=dict(vector["position"], seats=[
+        {"rack": ["B4", "B9"], "opened": "melds", "penalty": 0}, {"rack": ["K1"], "opened": "melds", "penalty": 0}]),
+        actions=[{"seat": 0, "type": "discard", "tile": "B4"}])
+    path = tmp_path / "unscored.jsonl"
+    path.write_text(json.dumps(vector) + "\n" + json.dumps(running) + "\n")
+    code, out = run(path)
+    assert code == 1 and out[-1] == "1 passed, 1 failed"
+    assert out[0].startswith("FAIL ends-unscored: malformed vector:") and "scores" in out[0]

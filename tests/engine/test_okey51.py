@@ -57,7 +57,7 @@ def test_it_refuses_taking_when_the_previous_seat_has_not_discarded():
 def test_it_refuses_taking_a_discard_that_is_not_laid():
     p = pos(["K7", "K8", "Y1"], phase="draw", opened=["melds", "no", "no", "no"],
             discards=[[], [], [], ["K9"]])
-    assert refused(p, {"seat": 0, "type": "take_discard"}).code == "discard_unused"
+    assert refused(p, {"seat": 0, "type": "take_discard"}).code == "bad_action"  # D-29: no then
     swap = {"seat": 0, "type": "take_discard", "then": {"type": "swap", "meld": 1, "tile": "K9"}}
     assert refused(p, swap).code == "discard_unused"
     lay_other = {"seat": 0, "type": "take_discard", "then": {"type": "meld", "tiles": ["K7", "K8", "R6"]}}
@@ -275,7 +275,8 @@ def test_every_action_after_the_end_is_round_over():
 
 def test_the_first_rule_broken_in_section_7_order_is_reported():
     p = pos(["K2", "Y3"], phase="draw")
-    assert refused(p, {"seat": 1, "type": "discard", "tile": "Q"}).code == "not_your_turn"
+    assert refused(p, {"seat": 1, "type": "discard", "tile": "K2"}).code == "not_your_turn"
+    assert refused(p, {"seat": 1, "type": "discard", "tile": "Q"}).code == "bad_action"  # D-29 first
     p = pos(["K2", "Y3"])
     assert refused(p, {"seat": 0, "type": "meld", "tiles": ["B1", "B1"]}).code == "tile_not_in_rack"
     p = pos(["B1", "B2", "K2"], opened=["pairs", "no", "no", "no"])

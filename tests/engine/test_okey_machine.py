@@ -2,7 +2,9 @@
 (Hypothesis ``RuleBasedStateMachine``, one per okey ruleset): each tile of the set
 in exactly one place, only valid melds on the table, a refused action changes
 nothing except penalties that stay, a view shows no other seat's tiles nor the
-pile, and replaying the action log from ``deal()`` gives the same position."""
+pile, replaying the action log from ``deal()`` gives the same position, every action
+``legal_actions`` yields is accepted, and each Step's penalties are exactly the rise of
+the seats' running penalties."""
 from __future__ import annotations
 
 import copy
@@ -13,7 +15,6 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from games.engine import api
-from games.engine.errors import IllegalAction
 from games.engine.melds import classify
 from games.engine.tiles import full_set
 from tests.engine.okey_play import add_moves, candidate_melds, candidate_pairs, pick_disjoint, swap_moves
@@ -37,30 +38,35 @@ class OkeyMachine(RuleBasedStateMachine):
 
     # ---- acting
     def act(self, action: dict) -> bool:
-        """Apply; on refusal check that only lasting penalties changed. True if accepted."""
+        """Step; on refusal check that only lasting penalties changed. True if accepted."""
         before = copy.deepcopy(self.pos)
-        try:
-            new = api.apply(self.pos, action)
-        except IllegalAction as exc:
-            assert self.pos == before, "a refused action mutated its input"
-            if exc.position is not None:
-                seat = action["seat"]
-                assert exc.code in ("playable_discard", "joker_discard")
-                assert exc.position["seats"][seat]["penalty"] > self.pos["seats"][seat]["penalty"]
-                changed = copy.deepcopy(exc.position)
-                changed["seats"][seat]["penalty"] = self.pos["seats"][seat]["penalty"]
-                for key in ("turn_state", "players", "result", "last_action"):
-                    changed.pop(key, None)
-                    before.pop(key, None)
-                assert changed == before, "a refusal changed more than the penalty"
-                self.pos = exc.position
-                self.log.append(action)
+        done = api.step(self.pos, action)
+        assert self.pos == before, "step mutated its input"
+        seat = action["seat"]
+        charged = [0] * 4
+        for p in done.penalties:
+            assert p.amount > 0 and p.by in (None, seat) and (p.by is None) == (p.seat == seat)
+            charged[p.seat] += p.amount
+        new = done.position
+        assert [s["penalty"] for s in new["seats"]] == [s["penalty"] + c for s, c in zip(self.pos["seats"], charged)]
+        if not done.accepted:
             self.refusals += 1
-            event(f"{action.get('type')} refused: {exc.code}")
+            event(f"{action.get('type')} refused: {done.code}")
+            if not done.changed:
+                assert new is self.pos
+                return False
+            assert done.code in ("playable_discard", "joker_discard")
+            assert [p.reason for p in done.penalties] == [done.code]
+            changed = copy.deepcopy(new)
+            changed["seats"][seat]["penalty"] = self.pos["seats"][seat]["penalty"]
+            for key in ("turn_state", "players", "result", "last_action"):
+                changed.pop(key, None)
+                before.pop(key, None)
+            assert changed == before, "a refusal changed more than the penalty"
+            self.pos = new
+            self.log.append(action)
             return False
-        assert self.pos == before, "apply mutated its input"
-        for old, nxt in zip(self.pos["seats"], new["seats"]):
-            assert nxt["penalty"] >= old["penalty"]
+        assert done.round_result == (new["result"] or None)
         self.pos = new
         self.log.append(action)
         event(f"{action['type']} accepted" + (f" ({new['result']['end']} end)" if new.get("result") else ""))
@@ -134,6 +140,15 @@ class OkeyMachine(RuleBasedStateMachine):
             careless = data.draw(st.integers(0, 5)) == 0
             self.act(data.draw(st.sampled_from(self.discard_moves(seat, careless))))
 
+    @rule(data=st.data())
+    def play_a_legal_action(self, data):
+        if api.is_over(self.pos):
+            return
+        seat = self.pos["turn"]
+        actions = list(api.legal_actions(self.pos, seat))
+        assert actions, "the seat to move always has a legal action"
+        assert self.act(data.draw(st.sampled_from(actions)))
+
     @rule(data=st.data(), kind=st.sampled_from(["draw", "take_discard", "open", "meld", "add", "swap", "discard"]))
     def try_any_action(self, data, kind):
         seat = data.draw(st.sampled_from([self.pos["turn"]] * 3 + [0, 1, 2, 3]))
@@ -149,12 +164,9 @@ class OkeyMachine(RuleBasedStateMachine):
             self.act(action)
 
     def check_round_over(self, seat):
-        try:
-            api.apply(self.pos, {"seat": seat, "type": "draw"})
-        except IllegalAction as exc:
-            assert exc.code == "round_over"
-        else:
-            raise AssertionError("an action after the end was accepted")
+        done = api.step(self.pos, {"seat": seat, "type": "draw"})
+        assert not done.accepted and done.code == "round_over" and done.position is self.pos
+        assert list(api.legal_actions(self.pos, seat)) == []
 
     # ---- invariants
     @invariant()
@@ -191,14 +203,10 @@ class OkeyMachine(RuleBasedStateMachine):
 
     @invariant()
     def the_log_replays_to_the_same_position(self):
-        p = api.deal(self.ruleset, self.options, self.seed, 4, self.first)
-        for action in self.log:
-            try:
-                p = api.apply(p, action)
-            except IllegalAction as exc:
-                assert exc.position is not None
-                p = exc.position
-        assert p == self.pos
+        initial = api.deal(self.ruleset, self.options, self.seed, 4, self.first)
+        replayed = api.replay(initial, self.log)
+        assert replayed.position == self.pos
+        assert all(done.changed for done in replayed.steps)
 
     @invariant()
     def the_end_scores_every_seat(self):

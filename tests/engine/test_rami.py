@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from games.engine.errors import IllegalAction
-from games.engine.rulesets import rami
+from games.engine import api
+from games.engine.rulesets.rami import DEFAULT_OPTIONS, RAMI as rami
 from games.engine.tiles import full_set
 
 
@@ -28,13 +28,21 @@ def play(seat, *melds):
     return {"seat": seat, "type": "play", "table": [list(m) for m in melds]}
 
 
+def apply(pos, action):
+    """The position after an accepted action (fails the test on a refusal)."""
+    done = api.step(pos, action)
+    assert done.accepted, done.code
+    assert done.penalties == ()  # rami has no in-round penalties
+    return done.position
+
+
 def refused(pos, action):
     """The error code of a refused action; also checks nothing changed."""
     before = copy.deepcopy(pos)
-    with pytest.raises(IllegalAction) as info:
-        rami.apply(pos, action)
+    done = api.step(pos, action)
+    assert not done.accepted and done.position is pos and not done.changed
     assert pos == before
-    return info.value.code
+    return done.code
 
 
 # --- options, deal, match -------------------------------------------------------------
@@ -96,7 +104,7 @@ def test_official_match_is_one_round_per_player():
 
 
 def test_standings_put_the_highest_total_first_ties_by_seat():
-    assert rami.standings([10, 40, 40, -90]) == [1, 2, 0, 3]
+    assert rami.standings(None, [10, 40, 40, -90]) == [1, 2, 0, 3]
 
 
 # --- melds ----------------------------------------------------------------------------
@@ -130,14 +138,14 @@ def test_table_stores_runs_lowest_first_and_groups_by_colour():
 def test_initial_meld_needs_30_points():
     pos = position([["R1", "R2", "R3", "K10", "K11", "K12", "B5"], ["K1"]], opened=["no", "yes"])
     assert refused(pos, play(0, ["R1", "R2", "R3"])) == "below_threshold"
-    after = rami.apply(pos, play(0, ["R1", "R2", "R3"], ["K10", "K11", "K12"]))
+    after = apply(pos, play(0, ["R1", "R2", "R3"], ["K10", "K11", "K12"]))
     assert after["seats"][0]["opened"] == "yes"
     assert after["seats"][0]["rack"] == ["B5"]
 
 
 def test_initial_meld_of_exactly_30_opens():
     pos = position([["K9", "K10", "K11", "B1"], ["K1"]], opened=["no", "yes"])
-    after = rami.apply(pos, play(0, ["K9", "K10", "K11"]))
+    after = apply(pos, play(0, ["K9", "K10", "K11"]))
     assert after["seats"][0]["rack"] == ["B1"]
     assert after["seats"][0]["opened"] == "yes"
     assert after["turn"] == 1
@@ -145,7 +153,7 @@ def test_initial_meld_of_exactly_30_opens():
 
 def test_initial_meld_counts_a_joker_as_the_tile_it_represents():
     pos = position([["K9", "J", "K11", "B1"], ["K1"]], opened=["no", "yes"])
-    assert rami.apply(pos, play(0, ["K9", "J=K10", "K11"]))["seats"][0]["opened"] == "yes"
+    assert apply(pos, play(0, ["K9", "J=K10", "K11"]))["seats"][0]["opened"] == "yes"
     pos = position([["K1", "J", "K3", "B1"], ["K1"]], opened=["no", "yes"])
     assert refused(pos, play(0, ["K1", "J=K2", "K3"])) == "below_threshold"
 
@@ -160,7 +168,7 @@ def test_initial_meld_may_not_touch_the_table():
 def test_initial_meld_may_rewrite_an_untouched_meld_in_another_order():
     pos = position([["R10", "R11", "R12", "B1"], ["K1"]], table=[["R4", "R5", "R6"]],
                    opened=["no", "yes"])
-    after = rami.apply(pos, play(0, ["R6", "R4", "R5"], ["R12", "R10", "R11"]))
+    after = apply(pos, play(0, ["R6", "R4", "R5"], ["R12", "R10", "R11"]))
     assert sorted(map(sorted, after["table"])) == [["R10", "R11", "R12"], ["R4", "R5", "R6"]]
 
 
@@ -175,7 +183,7 @@ def test_initial_meld_using_only_table_tiles_is_below_threshold():
 def test_opened_player_may_rearrange_the_table():
     pos = position([["R7", "R8", "Y1"], ["K1"]],
                    table=[["R3", "R4", "R5", "R6"], ["B7", "K7", "Y7"]])
-    after = rami.apply(pos, play(0, ["R3", "R4", "R5"], ["R6", "R7", "R8"], ["B7", "K7", "Y7"]))
+    after = apply(pos, play(0, ["R3", "R4", "R5"], ["R6", "R7", "R8"], ["B7", "K7", "Y7"]))
     assert after["seats"][0]["rack"] == ["Y1"]
     assert after["table"] == [["R3", "R4", "R5"], ["R6", "R7", "R8"], ["B7", "K7", "Y7"]]
     assert after["last_action"] == {"seat": 0, "type": "play", "table": after["table"]}
@@ -183,7 +191,7 @@ def test_opened_player_may_rearrange_the_table():
 
 def test_a_freed_joker_must_be_reused_in_the_same_turn():
     pos = position([["R5", "K8", "K9", "B1"], ["K1"]], table=[["R4", "J=R5", "R6"]])
-    after = rami.apply(pos, play(0, ["R4", "R5", "R6"], ["J=K7", "K8", "K9"]))
+    after = apply(pos, play(0, ["R4", "R5", "R6"], ["J=K7", "K8", "K9"]))
     assert after["seats"][0]["rack"] == ["B1"]
     # Taking the joker back to the rack is a table difference.
     assert refused(pos, play(0, ["R4", "R5", "R6"])) == "table_mismatch"
@@ -215,7 +223,7 @@ def test_every_meld_must_be_valid_at_the_end_of_the_turn():
 def test_a_joker_in_a_meld_is_written_with_what_it_represents():
     pos = position([["J", "B1"], ["K1"]], table=[["B4", "B5", "B6"]])
     assert refused(pos, play(0, ["B4", "B5", "B6", "J"])) == "invalid_meld"
-    after = rami.apply(pos, play(0, ["B4", "B5", "B6", "J=B7"]))
+    after = apply(pos, play(0, ["B4", "B5", "B6", "J=B7"]))
     assert after["table"] == [["B4", "B5", "B6", "J=B7"]]
 
 
@@ -245,7 +253,7 @@ def test_malformed_actions_are_bad_action():
 
 def test_draw_takes_the_top_pile_tile_and_ends_the_turn():
     pos = position([["B1"], ["K1"]], pile=["R9", "R10"])
-    after = rami.apply(pos, {"seat": 0, "type": "draw"})
+    after = apply(pos, {"seat": 0, "type": "draw"})
     assert after["seats"][0]["rack"] == ["B1", "R9"]
     assert after["pile"] == ["R10"]
     assert after["turn"] == 1
@@ -255,10 +263,10 @@ def test_draw_takes_the_top_pile_tile_and_ends_the_turn():
 def test_everyone_passing_on_an_empty_pile_ends_the_round_lowest_rack_wins():
     pos = position([["R5", "K10"], ["B3"], ["J"]], pile=[], turn=1)
     draw = lambda seat: {"seat": seat, "type": "draw"}  # noqa: E731
-    pos = rami.apply(pos, draw(1))
-    pos = rami.apply(pos, draw(2))
+    pos = apply(pos, draw(1))
+    pos = apply(pos, draw(2))
     assert not rami.is_over(pos)
-    pos = rami.apply(pos, draw(0))
+    pos = apply(pos, draw(0))
     assert rami.is_over(pos)
     assert pos["result"]["end"] == "blocked"
     assert pos["result"]["finisher"] is None and pos["result"]["winner"] == 1
@@ -268,12 +276,12 @@ def test_everyone_passing_on_an_empty_pile_ends_the_round_lowest_rack_wins():
 
 def test_a_play_breaks_the_row_of_passes():
     pos = position([["R5", "K10", "K11", "K12"], ["B3"]], pile=[], turn=1)
-    pos = rami.apply(pos, {"seat": 1, "type": "draw"})
-    pos = rami.apply(pos, play(0, ["K10", "K11", "K12"]))
+    pos = apply(pos, {"seat": 1, "type": "draw"})
+    pos = apply(pos, play(0, ["K10", "K11", "K12"]))
     assert pos["turn_state"] == {"passes": 0}
-    pos = rami.apply(pos, {"seat": 1, "type": "draw"})
+    pos = apply(pos, {"seat": 1, "type": "draw"})
     assert not rami.is_over(pos)
-    pos = rami.apply(pos, {"seat": 0, "type": "draw"})
+    pos = apply(pos, {"seat": 0, "type": "draw"})
     assert rami.round_scores(pos) == [-2, 2]
 
 
@@ -281,7 +289,7 @@ def test_a_play_breaks_the_row_of_passes():
 
 def test_laying_the_last_tile_wins_the_round():
     pos = position([["R7"], ["K1"], ["J"], ["B2", "B3"]], table=[["R4", "R5", "R6"]])
-    after = rami.apply(pos, play(0, ["R4", "R5", "R6", "R7"]))
+    after = apply(pos, play(0, ["R4", "R5", "R6", "R7"]))
     assert rami.is_over(after)
     assert after["result"]["end"] == "rami" and after["result"]["finisher"] == 0
     assert rami.round_scores(after) == [36, -1, -30, -5]
@@ -290,20 +298,20 @@ def test_laying_the_last_tile_wins_the_round():
 
 def test_joker_value_option_makes_a_left_joker_cost_50():
     pos = position([["R7"], ["J", "B1"]], table=[["R4", "R5", "R6"]], options={"joker_value": 50})
-    assert rami.round_scores(rami.apply(pos, play(0, ["R4", "R5", "R6", "R7"]))) == [51, -51]
+    assert rami.round_scores(apply(pos, play(0, ["R4", "R5", "R6", "R7"]))) == [51, -51]
 
 
 def test_going_out_in_one_turn_doubles_with_the_option():
     racks = [["K10", "K11", "K12"], ["B2", "B3"]]
     one_turn = play(0, ["K10", "K11", "K12"])
     on = position(racks, opened=["no", "yes"], options={"double_one_turn": True})
-    after = rami.apply(on, one_turn)
+    after = apply(on, one_turn)
     assert rami.round_scores(after) == [10, -10]
     assert after["result"]["end"] == "direct"
     off = position(racks, opened=["no", "yes"])
-    assert rami.round_scores(rami.apply(off, one_turn)) == [5, -5]
+    assert rami.round_scores(apply(off, one_turn)) == [5, -5]
     laid_before = position(racks, opened=["yes", "yes"], options={"double_one_turn": True})
-    assert rami.round_scores(rami.apply(laid_before, one_turn)) == [5, -5]
+    assert rami.round_scores(apply(laid_before, one_turn)) == [5, -5]
 
 
 def test_score_tie_goes_to_the_first_seat_in_order():
@@ -320,7 +328,7 @@ def test_double_applies_only_to_a_finisher():
 def test_apply_never_mutates_its_input():
     pos = rami.deal({}, "mutation")
     frozen = copy.deepcopy(pos)
-    rami.apply(pos, {"seat": 0, "type": "draw"})
+    apply(pos, {"seat": 0, "type": "draw"})
     assert pos == frozen
 
 
@@ -364,15 +372,15 @@ def test_add_action_is_a_legal_play():
     pos = position([["J", "B1"], ["K1"]], table=[["R4", "R5", "R6"]])
     action = rami.add_action(pos, 0, "J", 0)
     assert action == {"seat": 0, "type": "play", "table": [["R4", "R5", "R6", "J=R7"]]}
-    assert rami.apply(pos, action)["seats"][0]["rack"] == ["B1"]
+    assert apply(pos, action)["seats"][0]["rack"] == ["B1"]
     with pytest.raises(ValueError):
         rami.add_action(pos, 0, "B1", 0)
 
 
 def test_a_loaded_position_gets_normalized_options_and_player_count():
     pos = position([["B1"], ["K1"]])
-    after = rami.apply(pos, {"seat": 0, "type": "draw"})
-    assert after["options"] == rami.DEFAULT_OPTIONS
+    after = apply(pos, {"seat": 0, "type": "draw"})
+    assert after["options"] == DEFAULT_OPTIONS
     assert after["players"] == 2
     assert after["result"] is None and after["turn_state"] == {"passes": 0}
 
@@ -384,15 +392,11 @@ def test_threshold_in_the_view_only_before_the_initial_meld():
 
 
 def test_the_api_dispatches_to_rami():
-    from games.engine import api
-
     pos = api.deal("rami", {"joker_value": 50}, "api", players=3, first=1)
     assert api.normalize_options("rami", {})["joker_value"] == 30
     assert api.view(pos, 1)["rack"] == pos["seats"][1]["rack"]
-    after = api.apply(pos, {"seat": 1, "type": "draw"})
+    after = api.step(pos, {"seat": 1, "type": "draw"}).position
     assert after["turn"] == 2 and len(after["seats"][1]["rack"]) == 15
-    with pytest.raises(api.IllegalAction) as info:
-        api.apply(after, {"seat": 1, "type": "draw"})
-    assert info.value.code == "not_your_turn"
+    assert api.step(after, {"seat": 1, "type": "draw"}).code == "not_your_turn"
     assert api.meld_info("rami", ["R4", "J=R5", "R6"])["points"] == 15
     assert api.match_length("rami", {}, 3) == 3

@@ -1,7 +1,8 @@
 """Any sequence of legal ``rami`` turns from a random deal keeps the invariants
 (Hypothesis ``RuleBasedStateMachine``): every tile in exactly one place, only valid
 melds on the table, refused actions change nothing, a view shows no other seat's
-tiles, and replaying the action log gives the same position."""
+tiles, replaying the action log gives the same position, and every action
+``legal_actions`` yields is accepted."""
 from __future__ import annotations
 
 import copy
@@ -13,8 +14,8 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from games.engine.errors import IllegalAction
-from games.engine.rulesets import rami
+from games.engine import api
+from games.engine.rulesets.rami import RAMI as rami, THRESHOLD
 from games.engine.tiles import COLOURS, JOKER, parse_face
 
 
@@ -90,7 +91,10 @@ class RamiRound(RuleBasedStateMachine):
         return Counter(racks + table + pos["pile"])
 
     def accept(self, action):
-        self.pos = rami.apply(self.pos, action)
+        done = api.step(self.pos, action)
+        assert done.accepted, (action, done.code)
+        assert done.round_result == done.position["result"]
+        self.pos = done.position
         self.log.append(action)
 
     def running(self):
@@ -106,12 +110,19 @@ class RamiRound(RuleBasedStateMachine):
         self.accept({"seat": self.seat, "type": "draw"})
 
     @precondition(running)
+    @rule(data=st.data())
+    def play_a_legal_action(self, data):
+        actions = list(api.legal_actions(self.pos, self.seat))
+        assert actions and all(a["seat"] == self.seat for a in actions)
+        self.accept(data.draw(st.sampled_from(actions)))
+
+    @precondition(running)
     @rule()
     def lay_melds(self):
         me = self.pos["seats"][self.seat]
         melds = find_melds(me["rack"])
         points = sum(rami.meld_info(m)["points"] for m in melds)
-        if not melds or (me["opened"] == "no" and points < rami.THRESHOLD):
+        if not melds or (me["opened"] == "no" and points < THRESHOLD):
             return
         self.accept({"seat": self.seat, "type": "play", "table": self.pos["table"] + melds})
 
@@ -158,12 +169,9 @@ class RamiRound(RuleBasedStateMachine):
             candidates.append({"seat": seat, "type": "play", "table": table[:-1]})
         action = data.draw(st.sampled_from(candidates))
         before = copy.deepcopy(self.pos)
-        try:
-            rami.apply(self.pos, action)
-        except IllegalAction as refused:
-            assert refused.code != "tile_not_in_rack"
-        else:
-            raise AssertionError(f"accepted an illegal action {action}")
+        done = api.step(self.pos, action)
+        assert not done.accepted, f"accepted an illegal action {action}"
+        assert done.code != "tile_not_in_rack" and done.position is self.pos and not done.changed
         assert self.pos == before
 
     @invariant()
@@ -190,10 +198,9 @@ class RamiRound(RuleBasedStateMachine):
 
     @invariant()
     def replaying_the_log_gives_the_same_position(self):
-        pos = self.initial
-        for action in self.log:
-            pos = rami.apply(pos, action)
-        assert pos == self.pos
+        replayed = api.replay(self.initial, self.log)
+        assert replayed.position == self.pos
+        assert all(done.accepted for done in replayed.steps)
 
     @invariant()
     def an_ended_round_has_scores_that_sum_to_zero(self):

@@ -2,13 +2,16 @@
 
 Every ruleset is one object registered in ``games.engine.rulesets.RULESETS`` (id ->
 object).  Callers ask the object — how many seats, who wins, whether it has discards,
-its options, its match — instead of comparing ruleset ids (ARCHITECTURE.md layout).
+its options, its match, its tiles and melds — instead of comparing ruleset ids
+(ARCHITECTURE.md layout).  A rule decision lives in one place: a class attribute of
+the ruleset it belongs to.
 """
 from __future__ import annotations
 
 from typing import Iterator
 
-from ..melds import MeldRules, rules_for
+from ..melds import MeldRules, classify
+from ..tiles import COLOURS, FALSE_JOKER, NUMBERS
 
 
 class Ruleset:
@@ -18,7 +21,9 @@ class Ruleset:
     Facts: ``id`` (``okey51``/``okey17``/``rami``), ``name`` (display name),
     ``seat_counts`` (seats a table may have), ``default_seats``, ``higher_wins`` (rami:
     the highest match total wins; okey: the lowest), ``has_discards`` and
-    ``has_indicator`` (okey rulesets), ``option_keys`` (RULES.md §7 table options).
+    ``has_indicator`` (okey rulesets), ``option_keys`` (RULES.md §7 table options),
+    ``meld_rules`` (RULES.md §2), ``action_types`` (RULES.md §7), ``extra_tile`` and
+    ``tile_copies``/``extra_count`` (the set, RULES.md §1).
     """
 
     id = ""
@@ -29,19 +34,33 @@ class Ruleset:
     has_discards = True
     has_indicator = True
     option_keys: tuple[str, ...] = ()
+    meld_rules: MeldRules
+    action_types: tuple[str, ...] = ()
+    extra_tile = FALSE_JOKER
+    tile_copies = 2
+    extra_count = 2
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.id}>"
 
     # ----------------------------------------------------------------- facts
-    @property
-    def meld_rules(self) -> MeldRules:
-        """The ruleset's meld rules (RULES.md §2)."""
-        return rules_for(self.id)
+    def tile_counts(self, players: int) -> tuple[int, str, int]:
+        """``(copies of each numbered tile, the extra tile, how many extras)`` for a
+        table of ``players`` seats (RULES.md §1)."""
+        return self.tile_copies, self.extra_tile, self.extra_count
+
+    def full_set(self, players: int = 4) -> list[str]:
+        """Every physical tile of the set for ``players`` seats, in a fixed order (RULES.md §1)."""
+        copies, extra, count = self.tile_counts(players)
+        return [f"{c}{n}" for c in COLOURS for n in NUMBERS for _ in range(copies)] + [extra] * count
 
     def better(self, new: int, old: int) -> bool:
         """True when match total ``new`` (points) beats ``old``: higher in rami, lower in okey."""
         return new > old if self.higher_wins else new < old
+
+    def may_name_owner(self, position: dict, seat: int, action: dict) -> bool:
+        """Whether ``seat`` may lay ``action`` in another seat's area (D-29); no by default."""
+        return False
 
     def normalize_options(self, options: dict | None) -> dict:
         """Options with RULES.md §7 defaults filled in; ValueError on a bad value."""
@@ -84,4 +103,35 @@ class Ruleset:
 
     def view(self, position: dict, seat: int | None) -> dict:
         """What ``seat`` may see (None: a spectator)."""
+        raise NotImplementedError
+
+    # ---------------------------------------------------------- scoring, queries
+    def score(self, options: dict | None, seats: list[dict], finisher: int | None,
+              indicator: str | None = None, final_discard: str | None = None, direct: bool = False) -> list[int]:
+        """End-of-round amounts per seat (RULES.md §8 ``score`` vectors; in-round penalties excluded)."""
+        raise NotImplementedError
+
+    def meld_info(self, tiles: list[str], indicator: str | None = None) -> dict:
+        """RULES.md §8 ``meld`` answer: ``{"valid": False}`` or ``{"valid": True, "type":
+        "run"|"group"|"pair", "points": N}`` (RULES.md §2; ``indicator`` for the okey rulesets)."""
+        meld = classify(tiles, self.meld_rules, indicator)
+        if meld is None:
+            return {"valid": False}
+        return {"valid": True, "type": meld.type, "points": meld.points}
+
+    def is_over(self, position: dict) -> bool:
+        """True when the round has ended."""
+        return bool(position.get("result"))
+
+    def round_scores(self, position: dict) -> list[int] | None:
+        """End-of-round amounts per seat (no in-round penalties), None while the round runs."""
+        result = position.get("result")
+        return list(result["scores"]) if result else None
+
+    def penalty_tiles(self, position: dict, seat: int) -> list[str]:
+        """Rack tiles of ``seat`` whose discard now would be penalised (assisted table)."""
+        return []
+
+    def add_targets(self, position: dict, seat: int, tile: str) -> list[int]:
+        """Table melds ``tile`` can be added to by ``seat`` now (assisted one-tap add)."""
         raise NotImplementedError

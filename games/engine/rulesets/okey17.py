@@ -2,14 +2,16 @@
 pairs at ⌈1.5 × threshold⌉, refused playable/joker discards whose penalty stays,
 a base by the okey's colour, finisher/direct/pile-empty endings (RULES.md §4).
 
-Module-level functions follow docs/engine-api.md minus the ruleset argument.
+The class holds every okey17 fact and rule decision; the shared okey turn is in
+``okey_base.py``.
 """
 from __future__ import annotations
 
-from ..errors import IllegalAction
-from ..melds import Meld
+from ..errors import Refused
+from ..melds import GROUP, Meld, MeldRules
 from ..tiles import okey_of, split_wild
 from .okey_base import OkeyRuleset
+from .okey_turn import Turn
 
 BASE_THRESHOLD = 17
 """Meld points of the first meld opening (RULES.md §4)."""
@@ -33,9 +35,9 @@ def base_of(indicator: str) -> int:
 class Okey17(OkeyRuleset):
     """RULES.md §4 on the shared okey base."""
 
-    name = "okey17"
+    id, name = "okey17", "Okey 17"
     option_keys = ("rounds",)
-    base_threshold = BASE_THRESHOLD
+    meld_rules = MeldRules("okey17", ace_high=False, pairs=True, descending=True, joker_wild=False, points="values")
     take_then = ("open", "meld")  # a taken discard goes into a new meld only
     pairs_may_add = True  # D-19
     pairs_may_swap = True
@@ -62,38 +64,34 @@ class Okey17(OkeyRuleset):
         """⌈1.5 × the current meld threshold⌉ pair points (D-11; first: 26)."""
         return (3 * self.threshold(pos) + 1) // 2
 
-    def check_pairs_opening(self, st: dict, pairs: list[Meld]) -> None:
+    def pairs_open(self, st: dict, points: int, count: int) -> bool:
         """Pair points (each pair: its number once) must reach the pairs threshold;
         no minimum number of pairs; the meld threshold does not move (D-11)."""
-        total = sum(p.points for p in pairs)
-        if total < self.pairs_threshold(st):
-            raise IllegalAction("below_threshold", f"{total} pair points")
+        return points >= self.pairs_threshold(st)
+
+    def may_name_owner(self, position: dict, seat: int, action: dict) -> bool:
+        """D-12, D-29: a player who opened with melds may name another seat as the
+        ``owner`` of a pair (whether that seat opened with pairs is ``meld_owner``'s)."""
+        return (action.get("type") == "meld" and len(action.get("tiles") or ()) == 2
+                and position["seats"][seat].get("opened") == "melds")
 
     def meld_owner(self, st: dict, seat: int, action: dict, tiles: list) -> int:
         """Pairs players lay pairs (D-19); meld players lay a pair only in a pairs
-        player's area, named by ``owner`` (D-12)."""
+        player's area, named by ``owner`` (D-12); an absent or null owner is the actor."""
         seats = st["seats"]
-        owner = seat if action.get("owner") is None else action["owner"]  # null = the actor (§7)
-        if type(owner) is not int or not 0 <= owner < len(seats):
-            raise IllegalAction("bad_action", "owner must be a seat")
+        owner = seat if action.get("owner") is None else action["owner"]
         pair = len(tiles) == 2
         if seats[seat]["opened"] == "pairs":
             if not pair:
-                raise IllegalAction("pairs_only")
-            if owner != seat:
-                raise IllegalAction("bad_action", "a pairs player lays in their own area")
+                raise Refused("pairs_only")
             return seat
-        if pair:
-            if owner == seat or seats[owner]["opened"] != "pairs":
-                raise IllegalAction("melds_only")
-            return owner
-        if owner != seat:
-            raise IllegalAction("bad_action", "owner is only for pairs")
-        return seat
+        if pair and (owner == seat or seats[owner]["opened"] != "pairs"):
+            raise Refused("melds_only")
+        return owner
 
-    def charge_pair_in_area(self, st: dict, seat: int, owner: int, meld: Meld) -> None:
+    def charge_pair_in_area(self, turn: Turn, owner: int, meld: Meld) -> None:
         """D-12: the pairs player gets pair number × 10 × 2."""
-        st["seats"][owner]["penalty"] += meld.number * PAIR_IN_AREA_FACTOR
+        turn.charge(owner, meld.number * PAIR_IN_AREA_FACTOR, "pair_in_area")
 
     def _joker_faces(self, st: dict, written: list[str]) -> list[str]:
         okey = self.okey(st)
@@ -115,7 +113,7 @@ class Okey17(OkeyRuleset):
     def check_growth(self, st: dict, meld_id: int, end: str) -> None:
         """One tile per end per turn (a group: one tile), RULES.md §4."""
         if [meld_id, end] in st["turn_state"]["grown"]:
-            raise IllegalAction("cannot_add", "one tile per end per turn")
+            raise Refused("cannot_add", "one tile per end per turn")
 
     def _factor(self, st: dict, *seats: int) -> int:
         f = 1
@@ -124,42 +122,42 @@ class Okey17(OkeyRuleset):
                 f *= 2
         return f
 
-    def charge_add(self, st: dict, actor: int, owner: int, written: str, wild: bool) -> None:
-        """Adding a joker to another player's meld: represented × 10, ×2 per pairs player."""
-        if wild and owner != actor:
-            st["seats"][owner]["penalty"] += self.value_of(st, written) * JOKER_FACTOR * self._factor(st, actor, owner)
+    def charge_add(self, turn: Turn, owner: int, written: str, wild: bool) -> None:
+        """Adding a joker to another player's meld: represented × 10, ×2 per pairs
+        player (a bare okey is a joker standing for itself, D-25)."""
+        if wild and owner != turn.seat:
+            amount = self.value_of(turn.st, written) * JOKER_FACTOR * self._factor(turn.st, turn.seat, owner)
+            turn.charge(owner, amount, "add")
 
-    def charge_swap(self, st: dict, actor: int, owner: int, value: int) -> None:
+    def charge_swap(self, turn: Turn, owner: int, value: int) -> None:
         """Swapping another player's joker out: represented × 10, ×2 per pairs player."""
-        if owner != actor:
-            st["seats"][owner]["penalty"] += value * JOKER_FACTOR * self._factor(st, actor, owner)
+        if owner != turn.seat:
+            turn.charge(owner, value * JOKER_FACTOR * self._factor(turn.st, turn.seat, owner), "swap")
 
     def may_swap(self, st: dict, entry: dict, meld: Meld, index: int) -> bool:
-        """Not a joker laid this turn; from a group only when it has four tiles."""
-        if meld.type == "group" and len(meld.tiles) < 4:
+        """Not a joker laid this turn; from a group only when it has four tiles and no
+        other wild, so that four real colours remain (D-26)."""
+        if meld.type == GROUP and (len(meld.tiles) < 4 or sum(meld.wild) > 1):
             return False
         return [entry["id"], meld.faces[index]] not in st["turn_state"]["jokers"]
 
-    def check_discard(self, original: dict, st: dict, seat: int, tile: str) -> None:
+    def check_discard(self, turn: Turn, tile: str) -> str | None:
         """Refuse a joker discard (base, ×2 pairs) or a playable discard (100, 200
-        pairs); the penalty stays (IllegalAction.position).  RULES.md §4, D-17.
-
-        When every rack tile would be refused the discard is accepted with its penalty,
-        so a turn can always end (a forced discard; docs/rules-notes.md)."""
+        pairs); the penalty stays and the refusal code is returned (RULES.md §4, D-17).
+        D-27: when no rack tile is a legal discard the chosen one is accepted with its
+        penalty (None is returned)."""
+        st, seat = turn.st, turn.seat
         pairs = st["seats"][seat]["opened"] == "pairs"
-        if tile == self.okey(st):
+        if tile == self.okey(st):  # a joker discard is judged by this rule alone
             code, cost = "joker_discard", base_of(st["indicator"])
         elif self.fits_table(st, tile):
             code, cost = "playable_discard", PLAYABLE_DISCARD
         else:
-            return
-        st["seats"][seat]["penalty"] += cost * (2 if pairs else 1)
-        rack = st["seats"][seat]["rack"]
-        if all(self.discard_penalised(st, seat, other) for other in rack):
-            # Every tile would be refused: the turn could never end (RULES.md is silent).
-            # The discard goes through with its penalty — docs/rules-notes.md, "forced discard".
-            return
-        raise IllegalAction(code, position=st)
+            return None
+        turn.charge(seat, cost * (2 if pairs else 1), code)
+        if all(self.discard_penalised(st, seat, other) for other in st["seats"][seat]["rack"]):
+            return None
+        return code
 
     def discard_penalised(self, pos: dict, seat: int, tile: str) -> bool:
         """A joker (not the last tile) or a tile that fits a meld."""
@@ -205,14 +203,5 @@ class Okey17(OkeyRuleset):
         return v
 
 
-RULESET = Okey17()
-deal = RULESET.deal
-apply = RULESET.apply
-view = RULESET.view
-meld_info = RULESET.meld_info
-score = RULESET.score
-is_over = RULESET.is_over
-round_scores = RULESET.round_scores
-penalty_tiles = RULESET.penalty_tiles
-add_targets = RULESET.add_targets
-normalize_options = RULESET.normalize_options
+OKEY17 = Okey17()
+"""The okey17 ruleset object (registered in ``RULESETS``)."""

@@ -1,14 +1,15 @@
 """``okey51``: 101-style Okey — open at 51 with the doubling chain, add to anyone's
 melds for penalties, penalty tiles, pairs opening, −500/−1000 endings (RULES.md §3).
 
-Module-level functions follow docs/engine-api.md minus the ruleset argument.
+The class holds every okey51 fact and rule decision; the shared okey turn is in
+``okey_base.py``.
 """
 from __future__ import annotations
 
-from ..errors import IllegalAction
-from ..melds import Meld
+from ..melds import MeldRules
 from ..tiles import okey_of, parse_face
 from .okey_base import OkeyRuleset
+from .okey_turn import Turn
 
 BASE_THRESHOLD = 51
 """Points of a meld opening without an earlier one (RULES.md §3)."""
@@ -27,9 +28,9 @@ PENALTY_TILE = 100
 class Okey51(OkeyRuleset):
     """RULES.md §3 on the shared okey base."""
 
-    name = "okey51"
+    id, name = "okey51", "Okey 51"
     option_keys = ("doubling", "teams", "rounds")
-    base_threshold = BASE_THRESHOLD
+    meld_rules = MeldRules("okey51", ace_high=True, pairs=True, descending=False, joker_wild=False, points="sum")
     take_then = ("open", "meld", "add")  # D-18
     pairs_may_add = False  # D-7
     pairs_may_swap = False
@@ -47,6 +48,13 @@ class Okey51(OkeyRuleset):
             raise ValueError("okey51 plays 1 or 3 rounds")
         return out
 
+    def team_totals(self, options: dict | None, totals: list[int]) -> list[int] | None:
+        """Team play (RULES.md §3): ``[seat0 + seat2, seat1 + seat3]``, lowest wins; None
+        when the table is not played in teams."""
+        if not self.normalize_options(options).get("teams") or len(totals) != 4:
+            return None
+        return [totals[0] + totals[2], totals[1] + totals[3]]
+
     def threshold(self, pos: dict) -> int:
         """max(51, highest opening + 1) with doubling, else 51 (RULES.md §3, D-21)."""
         hi = pos.get("highest_opening")
@@ -54,30 +62,30 @@ class Okey51(OkeyRuleset):
             return max(BASE_THRESHOLD, hi + 1)
         return BASE_THRESHOLD
 
-    def check_pairs_opening(self, st: dict, pairs: list[Meld]) -> None:
+    def pairs_open(self, st: dict, points: int, count: int) -> bool:
         """At least 5 pairs; no points threshold, no doubling chain (RULES.md §3)."""
-        if len(pairs) < MIN_PAIRS:
-            raise IllegalAction("below_threshold", f"{len(pairs)} pairs")
+        return count >= MIN_PAIRS
 
-    def charge_taken(self, st: dict, discarder: int, taker: int, value: int) -> None:
-        """The discarder gets value × 10 (a wild: the value it represents where used)."""
-        st["seats"][discarder]["penalty"] += value * TAKEN_FACTOR
+    def charge_taken(self, turn: Turn, discarder: int, value: int) -> None:
+        """The discarder gets value × 10 (a wild: the value it represents where used;
+        both okeys placed: the higher, D-24)."""
+        turn.charge(discarder, value * TAKEN_FACTOR, "discard_taken")
 
-    def charge_add(self, st: dict, actor: int, owner: int, written: str, wild: bool) -> None:
+    def charge_add(self, turn: Turn, owner: int, written: str, wild: bool) -> None:
         """The owner gets value × 10, unless the owner is the actor or partner."""
-        if not self.free_of_charge(st, actor, owner):
-            st["seats"][owner]["penalty"] += self.value_of(st, written) * ADD_FACTOR
+        if not self.free_of_charge(turn.st, turn.seat, owner):
+            turn.charge(owner, self.value_of(turn.st, written) * ADD_FACTOR, "add")
 
-    def charge_swap(self, st: dict, actor: int, owner: int, value: int) -> None:
+    def charge_swap(self, turn: Turn, owner: int, value: int) -> None:
         """The owner gets 100 + value × 10 (``B8`` given, okey taken: +180)."""
-        if not self.free_of_charge(st, actor, owner):
-            st["seats"][owner]["penalty"] += SWAP_BASE + value * ADD_FACTOR
+        if not self.free_of_charge(turn.st, turn.seat, owner):
+            turn.charge(owner, SWAP_BASE + value * ADD_FACTOR, "swap")
 
-    def check_discard(self, original: dict, st: dict, seat: int, tile: str) -> None:
+    def check_discard(self, turn: Turn, tile: str) -> None:
         """Penalty tile: +100 when the tile fits a meld on the table; the discard
         stands (RULES.md §3, D-17).  The round-ending discard never gets here."""
-        if self.fits_table(st, tile):
-            st["seats"][seat]["penalty"] += PENALTY_TILE
+        if self.fits_table(turn.st, tile):
+            turn.charge(turn.seat, PENALTY_TILE, "penalty_tile")
 
     def score(self, options, seats, finisher, indicator=None, final_discard=None, direct=False) -> list[int]:
         """End-of-round amounts (RULES.md §3 table, D-9, D-10, D-20).
@@ -117,14 +125,5 @@ class Okey51(OkeyRuleset):
         return out
 
 
-RULESET = Okey51()
-deal = RULESET.deal
-apply = RULESET.apply
-view = RULESET.view
-meld_info = RULESET.meld_info
-score = RULESET.score
-is_over = RULESET.is_over
-round_scores = RULESET.round_scores
-penalty_tiles = RULESET.penalty_tiles
-add_targets = RULESET.add_targets
-normalize_options = RULESET.normalize_options
+OKEY51 = Okey51()
+"""The okey51 ruleset object (registered in ``RULESETS``)."""

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { TableSocket } from "../../js/table/socket.js";
+import { TableSocket } from "../../static/js/table/socket.js";
 
 class FakeWs {
   constructor() { this.readyState = 1; this.sent = []; }

@@ -1,7 +1,7 @@
 """Drive the demo harness through the main flows and check the frames the client sends.
 
     python -m http.server 8765 &   # from the repo root
-    .venv/bin/python static/dev/interact.py
+    .venv/bin/python tools/dev/interact.py
 Prints one line per check and exits 1 if any failed. Dev tool, not part of the test suite
 (the real-server browser tests live in tests/browser/).
 """
@@ -10,7 +10,7 @@ import sys
 
 from playwright.sync_api import sync_playwright
 
-BASE = "http://127.0.0.1:8765/static/dev/table-demo.html"
+BASE = "http://127.0.0.1:8765/tools/dev/table-demo.html"
 failures = []
 
 

@@ -1,7 +1,7 @@
 """On the real server: rami's initial meld with a joker, then (next turn) rearranging the
 table — the rami flows of the table page against the real engine.
 
-    .venv/bin/python static/dev/live_rami.py
+    .venv/bin/python tools/dev/live_rami.py
 Creates a solo rami table, then (dev only!) rewrites seat 0's rack and the table in the
 stored position, and plays through the page on a phone viewport.
 Screenshots in /tmp/shots/rami-*.png.

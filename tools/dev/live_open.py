@@ -1,7 +1,7 @@
 """On the real server: take the previous discard into an opening, add a tile and a wild,
 discard — the okey51 flows of the table page against the real engine.
 
-    .venv/bin/python static/dev/live_open.py
+    .venv/bin/python tools/dev/live_open.py
 Creates a solo okey51 table, then (dev only!) rewrites seat 0's rack and the previous
 seat's discard pile in the stored position so the flows are possible, and plays them
 through the page on a phone viewport. Screenshots in /tmp/shots/open-*.png.

@@ -1,6 +1,6 @@
 """Play solo tables on the real server through the table page, on a phone viewport.
 
-    .venv/bin/python static/dev/live.py [okey51|rami|okey17] [turns]
+    .venv/bin/python tools/dev/live.py [okey51|rami|okey17] [turns]
 Starts migrate + daphne on a throwaway SQLite database (like tests/browser/conftest.py),
 registers a player, creates a solo table, and plays: okey rulesets draw, open when the
 rack's gap groups reach the threshold, add when a meld fits, discard; rami lays the

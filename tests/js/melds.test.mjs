@@ -1,11 +1,13 @@
-// Run: node --test static/dev/tests/
+// Run: node --test tests/js/
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { analyse, addFit, swapFits } from "../../js/table/melds.js";
-import { okeyOf } from "../../js/table/tiles.js";
+import { analyse, addFit, swapFits } from "../../static/js/table/melds.js";
+import { okeyOf } from "../../static/js/table/tiles.js";
 
-const vectors = readFileSync(new URL("/work/shared/conformance/examples.jsonl", "file://"), "utf8")
+// the shared contract sits beside the repository (../shared, as tests/engine finds it)
+const VECTORS = new URL("../../../shared/conformance/examples.jsonl", import.meta.url);
+const vectors = readFileSync(VECTORS, "utf8")
   .split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((v) => v.kind === "meld");
 
 test("conformance meld vectors agree with the client reader", () => {
@@ -70,8 +72,8 @@ test("addFit finds the run ends and missing group colours, never a pair", () => 
   assert.ok(!swapFits(["B4", "R6=B5", "B6"], "B6"));
 });
 
-test("a tap on a meld where the tile only takes a wild's place is a swap, not an add (QA defect 1)", async () => {
-  const { meldMove } = await import("../../js/table/melds.js");
+test("a tap on a meld where the tile only takes a wild's place is a swap, not an add", async () => {
+  const { meldMove } = await import("../../static/js/table/melds.js");
   // okey Y9: Y6 · okey-as-Y7 · Y8 · Y9 (the other okey as itself); the player holds Y7
   const meld = ["Y6", "Y9=Y7", "Y8", "Y9"];
   assert.equal(addFit("okey51", meld, "Y7", "Y9"), null);

@@ -1,11 +1,11 @@
-"""On the real server: the table-client fixes of QA pass 2, desktop and phone.
+"""On the real server: rami undo, the suspension banner and the prestart seat list, desktop and phone.
 
-    .venv/bin/python static/dev/live_qa2.py
+    .venv/bin/python tools/dev/live_undo_and_suspension.py
 Two daphne servers on free ports with scratch SQLite files: an embedded one (solo rami:
 lay three tiles, Undo, the rack is back exactly as it was), and one on the Redis channel
 layer (a private prefix) so a suspension applied from `manage.py shell` reaches the open
 page: the turn banner gives the reason, the clock stops, every control is disabled.
-Also the online table before the start (the seat list once). Screenshots: /tmp/shots/qa2-*.png.
+Also the online table before the start (the seat list once). Screenshots: /tmp/shots/undo-*.png.
 """
 import os
 import subprocess
@@ -78,11 +78,11 @@ def rami_undo(browser, base, shell, viewport, tag):
         page.locator(f'#rack .tile[data-tile="{t}"]:not(.selected)').first.click()
     page.locator("#new-meld").click()
     expect(page.locator(".rami-meld .tile")).to_have_count(3)
-    page.screenshot(path=str(shots / f"qa2-rami-laid-{tag}.png"))
+    page.screenshot(path=str(shots / f"undo-rami-laid-{tag}.png"))
     page.locator("#undo-turn").click()
     after = rack_slots(page)
     check(f"rami undo restores the rack exactly ({tag})", after == before, f"{before} -> {after}")
-    page.screenshot(path=str(shots / f"qa2-rami-undo-{tag}.png"))
+    page.screenshot(path=str(shots / f"undo-rami-undo-{tag}.png"))
     check(f"no page errors ({tag})", not errors, errors)
     page.close()
 
@@ -98,7 +98,7 @@ def suspension(browser, base, shell, viewport, tag):
     expect(page.locator("#turn-status")).to_have_text("Waiting for the match to start", timeout=15000)
     check(f"seat list once before the start ({tag})", page.locator("#opponents").is_hidden()
           and page.locator("#prestart-seats li").count() == 4)
-    page.screenshot(path=str(shots / f"qa2-prestart-{tag}.png"))
+    page.screenshot(path=str(shots / f"undo-prestart-{tag}.png"))
     shell("from django.contrib.auth import get_user_model; from accounts.moderation import sanction; "
           "from django.utils import timezone; from datetime import timedelta; "
           f"u = get_user_model().objects.get(username='{name}'); "
@@ -107,7 +107,7 @@ def suspension(browser, base, shell, viewport, tag):
     check(f"blocked: every control disabled ({tag})",
           page.eval_on_selector_all("#table-app button, #table-app input, #prestart button", "els => els.filter(b => !b.disabled).length") == 0)
     check(f"blocked: clock empty ({tag})", page.locator("#clock").text_content() == "")
-    page.screenshot(path=str(shots / f"qa2-suspended-{tag}.png"))
+    page.screenshot(path=str(shots / f"undo-suspended-{tag}.png"))
     page.close()
 
 
@@ -118,7 +118,7 @@ with sync_playwright() as p:
     with server() as (base, shell):
         rami_undo(browser, base, shell, DESKTOP, "dt")
         rami_undo(browser, base, shell, PHONE, "ph")
-    with server(REDIS_URL="redis://127.0.0.1:6379/0", OKEY_CHANNEL_PREFIX=f"qa2{uuid.uuid4().hex[:8]}") as (base, shell):
+    with server(REDIS_URL="redis://127.0.0.1:6379/0", OKEY_CHANNEL_PREFIX=f"undo{uuid.uuid4().hex[:8]}") as (base, shell):
         suspension(browser, base, shell, DESKTOP, "dt")
         suspension(browser, base, shell, PHONE, "ph")
     browser.close()

@@ -1,5 +1,5 @@
 // Reads JSON lines {ruleset, tiles, okey} on stdin, prints analyse() results as JSON lines.
-import { analyse } from "../js/table/melds.js";
+import { analyse } from "../../static/js/table/melds.js";
 import { createInterface } from "node:readline";
 const rl = createInterface({ input: process.stdin });
 for await (const line of rl) {

@@ -1,11 +1,11 @@
-// Run: node --test static/dev/tests/
+// Run: node --test tools/dev/tests/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { penaltyText, playerName, lastActionText } from "../../js/table/render.js";
+import { penaltyText, playerName, lastActionText } from "../../static/js/table/render.js";
 
 const view = { seat: 0, players: [{ name: "ayse" }, { name: null, computer: "easy" }, { name: "mehmet" }, { name: null, computer: "strong" }] };
 
-test("in-round penalties read as lines for the score table (issue 2)", () => {
+test("in-round penalties read as lines for the score table", () => {
   assert.equal(penaltyText(view, { seat: 1, amount: 100, reason: "penalty_tile", tile: "K11", by: null }), "Penalty tile K11 · 100");
   assert.equal(penaltyText(view, { seat: 1, amount: 120, reason: "discard_taken", tile: "B6", by: 3 }),
     `Discard taken by ${playerName(view, 3)} · 120`);
@@ -14,7 +14,7 @@ test("in-round penalties read as lines for the score table (issue 2)", () => {
   assert.equal(penaltyText(view, { seat: 2, amount: 5, reason: "something_new", tile: null, by: null }), "Penalty · 5");
 });
 
-test("the viewer's own moves read in the second person, the others' in the third (QA 2)", () => {
+test("the viewer's own moves read in the second person, the others' in the third", () => {
   const v = (a) => ({ ...view, last_action: a });
   assert.equal(lastActionText(v({ seat: 0, type: "discard", tile: "R5" })), "You discarded R5");
   assert.equal(lastActionText(v({ seat: 0, type: "draw" })), "You drew a tile");

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Rack } from "../../js/table/rack.js";
-import { sortRack } from "../../js/table/sorting.js";
+import { Rack } from "../../static/js/table/rack.js";
+import { sortRack } from "../../static/js/table/sorting.js";
 
 class MemoryStorage {
   constructor() { this.data = new Map(); }
@@ -96,8 +96,8 @@ test("okey51 sort finds 12-13-1; groups and pairs buttons look for their kind fi
   assert.deepEqual(p.rest, ["Y1"]);
 });
 
-test("sorting lets a wild complete the best near-meld (QA defect 9)", async () => {
-  const { analyse } = await import("../../js/table/melds.js");
+test("sorting lets a wild complete the best near-meld", async () => {
+  const { analyse } = await import("../../static/js/table/melds.js");
   // okey R6: B7 _ B9 becomes a run with the okey in the gap; K2 stays loose
   const runs = sortRack("runs", "okey51", ["B7", "B9", "K2", "R6", "R1", "R2", "R3"], "R6");
   assert.deepEqual(runs.melds, [["R1", "R2", "R3"], ["B7", "R6", "B9"]]);
@@ -115,7 +115,7 @@ test("sorting lets a wild complete the best near-meld (QA defect 9)", async () =
   assert.ok(rami.melds.some((m) => m.includes("J") && analyse("rami", m, null).valid));
 });
 
-test("rami undo: the rack comes back exactly as arranged at the start of the turn (QA 2)", () => {
+test("rami undo: the rack comes back exactly as arranged at the start of the turn", () => {
   const server = ["R1", "R2", "R3", "B7", "K7", "Y7", "R10", "B2", "K12", "Y4", "J", "B9", "K1", "Y13"];
   const rack = new Rack({ rows: 2 });
   rack.reconcile(server);                   // a fresh deal lands tile by tile, apart

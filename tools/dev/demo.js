@@ -1,8 +1,8 @@
 // Demo harness: a fake socket that serves canned views and plays a toy version of
 // the actions (draw, discard, open, meld, add, take_discard, play) so every screen
 // of the table client can be seen and screenshot without the server.
-import { startTable } from "../js/table/app.js";
-import { analyse } from "../js/table/melds.js";
+import { startTable } from "../../static/js/table/app.js";
+import { analyse } from "../../static/js/table/melds.js";
 
 const params = new URLSearchParams(location.search);
 const scenario = params.get("s") || "play";

@@ -1,7 +1,7 @@
 """okey17 on the real server (RULES.md §4): a staged opening below the threshold stays on
 the rack when the player discards, and a refused playable discard shows its penalty.
 
-    .venv/bin/python static/dev/live_okey17.py
+    .venv/bin/python tools/dev/live_okey17.py
 Solo table on a throwaway SQLite database, seat 0 given a known rack and a run R3-R5 on the
 table. Phone viewport. Screenshots /tmp/shots/o17-*.png. Dev tool, not a test.
 """

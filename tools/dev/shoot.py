@@ -1,7 +1,7 @@
 """Screenshot every demo scenario on a phone and a desktop viewport.
 
 Run from the repo root with `python -m http.server 8765` serving it:
-    .venv/bin/python static/dev/shoot.py [scenario ...]
+    .venv/bin/python tools/dev/shoot.py [scenario ...]
 Writes /tmp/shots/<scenario>-<phone|desktop>.png and prints console errors.
 """
 import sys
@@ -9,7 +9,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-BASE = "http://127.0.0.1:8765/static/dev/table-demo.html"
+BASE = "http://127.0.0.1:8765/tools/dev/table-demo.html"
 SCENARIOS = sys.argv[1:] or ["draw", "play", "waiting", "melds", "assisted", "roundend", "matchover",
                              "okey17", "notstarted", "spectator", "rami", "ramiopen"]
 VIEWPORTS = {"phone": (390, 844), "desktop": (1280, 900)}

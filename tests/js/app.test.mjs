@@ -2,7 +2,7 @@
 import { FakeSocket, MemoryStorage, freshRoot } from "./dom-shim.mjs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { TableApp } from "../../js/table/app.js";
+import { TableApp } from "../../static/js/table/app.js";
 
 const RACK = ["K1", "R2", "B7", "R1", "Y7", "R3", "K12", "R10", "B2", "K7", "Y4", "J", "B9", "Y13"];
 const players = [{ name: "dave" }, { name: null, computer: "strong" }, { name: null, computer: "strong" }, { name: null, computer: "strong" }];
@@ -24,7 +24,7 @@ function start(ruleset, storage = new MemoryStorage(), tableId = "7") {
 const q = (root, sel) => root.querySelector(sel);
 const rackTiles = (root) => root.querySelectorAll("#rack .slot").map((s) => (s.children[0] ? s.children[0].dataset.tile : null));
 
-test("rami undo puts the rack back as the player saw it at the start of the turn, also after a reload (QA 2)", () => {
+test("rami undo puts the rack back as the player saw it at the start of the turn, also after a reload", () => {
   const { app, root, ws, storage } = start("rami");
   ws().deliver({ type: "snapshot", version: 1, view: ramiView() });
   const before = rackTiles(root);
@@ -50,7 +50,7 @@ test("rami undo puts the rack back as the player saw it at the start of the turn
   clearInterval(again.app.clockTimer);
 });
 
-test("a suspended frame replaces the turn banner, stops the clock and disables every control (QA 2)", () => {
+test("a suspended frame replaces the turn banner, stops the clock and disables every control", () => {
   const { app, root, ws } = start("okey51");
   const view = { ...ramiView(), phase: "draw", indicator: "R4", okey: "R5", discards: [[], [], [], ["B3"]], rack: RACK.slice(0, 14) };
   ws().deliver({ type: "snapshot", version: 1, view });
@@ -93,7 +93,7 @@ test("4404 and 4401 closes and a closed table say why and grey the table", () =>
   clearInterval(app.clockTimer);
 });
 
-test("the match-over card of an individual match has no stray text before Back to the lobby (QA 2)", () => {
+test("the match-over card of an individual match has no stray text before Back to the lobby", () => {
   const { app, root, ws } = start("okey51");
   const view = { ...ramiView(), status: "finished", turn: null, totals: [415, 1500, 290, 300], options: {}, discards: [[], [], [], []] };
   ws().deliver({ type: "snapshot", version: 9, view });
@@ -104,7 +104,7 @@ test("the match-over card of an individual match has no stray text before Back t
   clearInterval(app.clockTimer);
 });
 
-test("before the deal the seats are listed once: above the table, not again as seat cards (QA 2)", () => {
+test("before the deal the seats are listed once: above the table, not again as seat cards", () => {
   const { app, root, ws } = start("okey51");
   const pre = document.createElement("div");
   pre.id = "prestart";

@@ -1,6 +1,7 @@
-"""Two players and a spectator at an online table on the real server (QA defects 2-5).
+"""Two players and a spectator at an online table on the real server: joins and leaves
+seen live, the seat list before the deal, a spectator's view.
 
-    .venv/bin/python static/dev/live_prestart.py
+    .venv/bin/python tools/dev/live_prestart.py
 Starts migrate + daphne on a throwaway SQLite database, registers A (creator), B and C.
 Checks: A sees B join and leave without a reload, the seat list is readable, B leaves with
 the Leave form, nothing playable shows before the deal, free seats say so, after the start

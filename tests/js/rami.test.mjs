@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { RamiTable } from "../../js/table/rami.js";
+import { RamiTable } from "../../static/js/table/rami.js";
 
 test("untouched melds go back verbatim, changed ones get their jokers rewritten", () => {
   const t = new RamiTable([["Y5", "J=B5", "K5"], ["R1", "R2", "R3"]]);
@@ -30,7 +30,7 @@ test("the initial meld counts only new melds made of rack tiles", () => {
   assert.equal(t.initialPoints(), 0);                        // R11-R12 is not a meld
 });
 
-test("a working table survives a save and reload (issue 3: reload mid-turn)", () => {
+test("a working table survives a save and reload mid-turn", () => {
   const r = new RamiTable([["B3", "B4", "B5"], ["K10", "J=R10", "Y10"]]);
   r.insert(2, 0, { t: "R7", fromRack: true });
   r.insert(2, 1, { t: "R8", fromRack: true });

@@ -1,6 +1,6 @@
 """Compare the client's meld reader with the engine on random proposed melds.
 
-    .venv/bin/python static/dev/crosscheck.py [count]
+    .venv/bin/python tools/dev/crosscheck.py [count]
 For each random tile group (biased towards runs, groups and pairs, with wilds and F),
 the client's `written` form is judged by `games.engine.api.meld_info`; the two must
 agree on validity, type and points. Prints disagreements and a summary line.

@@ -1,7 +1,7 @@
-"""QA defect 1 on the real server: with okey Y9, a meld Y6 · okey-as-Y7 · Y8 and Y7 in the
+"""Swap versus add on the real server: with okey Y9, a meld Y6 · okey-as-Y7 · Y8 and Y7 in the
 rack, the meld lights as a swap and a tap sends `swap` (accepted); Y5 lights as an add.
 
-    .venv/bin/python static/dev/live_swap.py
+    .venv/bin/python tools/dev/live_swap.py
 Solo okey51 table on a throwaway SQLite database, desktop viewport, assisted.
 Screenshot /tmp/shots/swap-*.png. Dev tool, not a test.
 """

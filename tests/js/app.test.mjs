@@ -72,7 +72,7 @@ test("a suspended frame replaces the turn banner, stops the clock and disables e
   assert.equal(q(root, "#turn-status").textContent, reason);
   assert.deepEqual(root.querySelectorAll("button").filter((b) => !b.disabled).map((b) => b.id), []);
   const sent = ws().sent.length;
-  app.draw();
+  app.gesture({ type: "draw" });
   assert.equal(ws().sent.length, sent);
 });
 

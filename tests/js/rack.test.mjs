@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Rack } from "../../static/js/table/rack.js";
 import { sortRack } from "../../static/js/table/sorting.js";
+import { persist, rackKey, savedFor } from "../../static/js/table/storage.js";
 
 class MemoryStorage {
   constructor() { this.data = new Map(); }
@@ -35,16 +36,27 @@ test("groups are split by gaps and by the row end", () => {
 
 test("the arrangement survives a reload through storage and grows a row when full", () => {
   const storage = new MemoryStorage();
-  const a = new Rack({ perRow: 3, rows: 1, storage, key: "t1:r0:s0" });
+  const view = { round_index: 0, seat: 0, rack: ["R1", "R2"] };
+  const a = new Rack({ perRow: 3, rows: 1 });
   a.slots = ["R1", "R2", null];
   a.move(0, 2);
-  a.save();
-  const b = new Rack({ perRow: 3, rows: 1, storage });
-  assert.equal(b.load("t1:r0:s0"), true);
+  persist(storage, { rack: null }, { tableId: "t1", view, rack: a, rackKey: rackKey("t1", view) });
+  const b = Rack.fromJSON(savedFor(storage, "t1", view).rack, { perRow: 3, rows: 1 });
   assert.deepEqual(b.slots, [null, "R2", "R1"]);
   b.reconcile(["R1", "R2", "Y7", "Y8"]);
   assert.deepEqual(b.slots, ["Y7", "R2", "R1", "Y8", null, null]);
-  assert.equal(new Rack({ storage }).load("other"), false);
+  assert.equal(savedFor(storage, "t1", { ...view, round_index: 1 }).rack, null);
+  assert.equal(Rack.fromJSON(null), null);
+});
+
+test("the taken discard is not saved with the arrangement: it is not in the rack yet", () => {
+  const rack = new Rack({ perRow: 4, rows: 1 });
+  rack.slots = ["B5", "B6", null, null];
+  rack.reconcile(["B5", "B6"], "B7");
+  assert.deepEqual(rack.toJSON().slots, ["B5", "B6", null, null]);
+  const copy = rack.clone();
+  copy.move(0, 3);
+  assert.deepEqual(rack.slots.slice(0, 2), ["B5", "B6"]);       // a clone is independent
 });
 
 test("a taken discard keeps its slot across snapshots until it leaves", () => {

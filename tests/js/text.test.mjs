@@ -1,7 +1,7 @@
-// Run: node --test tools/dev/tests/
+// Run: node --test tests/js/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { penaltyText, playerName, lastActionText } from "../../static/js/table/render.js";
+import { penaltyText, playerName, lastActionText } from "../../static/js/table/text.js";
 
 const view = { seat: 0, players: [{ name: "ayse" }, { name: null, computer: "easy" }, { name: "mehmet" }, { name: null, computer: "strong" }] };
 

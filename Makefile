@@ -37,5 +37,5 @@ node:
 	@command -v node >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null; }
 
 test: .venv/.installed services chromium node
-	node --test static/dev/tests/
+	node --test tests/js/
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m pytest $(PYTEST_ARGS)

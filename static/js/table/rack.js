@@ -1,8 +1,7 @@
 // The player's rack: rows of slots holding tiles with gaps (RULES.md §6).
-// The arrangement is the player's: it is kept in localStorage per table, round
-// and seat, and reconciled with the server's rack on every snapshot (new tiles
-// go to the first free slot apart from the gap groups, tiles gone are removed).
-// Nothing else moves tiles.
+// The arrangement is the player's: it is kept per table, round and seat (storage.js),
+// and reconciled with the server's rack on every snapshot (new tiles go to the first
+// free slot apart from the gap groups, tiles gone are removed). Nothing else moves tiles.
 
 export const PER_ROW = 13;
 
@@ -11,46 +10,44 @@ export class Rack {
    * @param {object} opts
    * @param {number} [opts.perRow] slots per row (13)
    * @param {number} [opts.rows] minimum rows (2)
-   * @param {Storage|null} [opts.storage] localStorage or null
-   * @param {string|null} [opts.key] storage key (table + round + seat)
    */
-  constructor({ perRow = PER_ROW, rows = 2, storage = null, key = null } = {}) {
+  constructor({ perRow = PER_ROW, rows = 2 } = {}) {
     this.perRow = perRow;
     this.minRows = rows;
-    this.storage = storage;
-    this.key = key;
     this.slots = new Array(perRow * rows).fill(null);
     this.faceDown = new Set();   // slot indexes of face-down tiles (okey17)
     this.taken = null;           // slot index of a taken discard not yet placed on the table
     this.fresh = [];
   }
 
-  /** Load a saved arrangement for `key` (returns true when one existed). */
-  load(key = this.key) {
-    this.key = key;
-    if (!this.storage || !key) return false;
-    try {
-      const raw = this.storage.getItem(key);
-      if (!raw) return false;
-      const data = JSON.parse(raw);
-      if (!Array.isArray(data.slots)) return false;
-      this.slots = data.slots.map((t) => (typeof t === "string" ? t : null));
-      this.faceDown = new Set(data.faceDown || []);
-      this.taken = null;
-      this.#fitRows();
-      return true;
-    } catch (_e) {
-      return false;
-    }
+  /**
+   * A rack from a saved arrangement (`toJSON`), or null when `data` is not one.
+   * @param {{slots: (string|null)[], faceDown?: number[]}|null} data
+   * @param {object} [opts] as for the constructor
+   * @returns {Rack|null}
+   */
+  static fromJSON(data, opts = {}) {
+    if (!data || !Array.isArray(data.slots)) return null;
+    const rack = new Rack(opts);
+    rack.slots = data.slots.map((t) => (typeof t === "string" ? t : null));
+    rack.faceDown = new Set(Array.isArray(data.faceDown) ? data.faceDown : []);
+    rack.#fitRows();
+    return rack;
   }
 
-  /** Save the arrangement (the taken discard is not saved: it is not in the rack yet). */
-  save() {
-    if (!this.storage || !this.key) return;
-    const slots = this.slots.map((t, i) => (i === this.taken ? null : t));
-    try {
-      this.storage.setItem(this.key, JSON.stringify({ slots, faceDown: [...this.faceDown] }));
-    } catch (_e) { /* storage full or disabled: the arrangement lives for this page only */ }
+  /** The arrangement to save (the taken discard is left out: it is not in the rack yet). */
+  toJSON() {
+    return { slots: this.slots.map((t, i) => (i === this.taken ? null : t)), faceDown: [...this.faceDown] };
+  }
+
+  /** An independent copy (the reducer changes copies, never the rack it was given). */
+  clone() {
+    const rack = new Rack({ perRow: this.perRow, rows: this.minRows });
+    rack.slots = [...this.slots];
+    rack.faceDown = new Set(this.faceDown);
+    rack.taken = this.taken;
+    rack.fresh = [...this.fresh];
+    return rack;
   }
 
   /** The tiles in slot order (no gaps). */

@@ -15,7 +15,7 @@ export class RamiTable {
   }
 
   /**
-   * Restore a working table saved with `toJSON` (a page reload mid-turn, issue 3).
+   * Restore a working table saved with `toJSON` (a page reload mid-turn keeps it).
    * @param {{melds: {tiles: {t: string, fromRack: boolean}[], orig: string[]|null}[]}} data
    * @returns {RamiTable|null} null when the data is not a saved table
    */
@@ -31,6 +31,9 @@ export class RamiTable {
 
   /** The working table as plain data for localStorage. */
   toJSON() { return { melds: this.melds.map((m) => ({ tiles: m.tiles.map((x) => ({ ...x })), orig: m.orig })) }; }
+
+  /** An independent copy (the reducer changes copies, never the table it was given). */
+  clone() { return RamiTable.fromJSON(this.toJSON()); }
 
   /** Tiles this turn brought from the rack (a list, duplicates kept). */
   fromRack() {

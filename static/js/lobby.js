@@ -1,0 +1,106 @@
+// The lobby page (templates/games/lobby.html): the create form shows only the chosen
+// game's options, and the open tables list stays live through /ws/lobby/ on the table's
+// socket client (table/socket.js: reconnect with backoff, `sync` when the page comes
+// back into view, e.g. a phone waking up). The lobby consumer sends
+// {"type": "tables", "tables": [...]} on connect and on every change.
+import { TableSocket, socketUrl } from "./table/socket.js";
+
+/**
+ * Show only the options of the chosen game: fields marked data-rulesets="okey51 ..."
+ * (and, for rami, data-length="rounds"|"target" by the chosen match length). The server
+ * ignores the hidden ones.
+ * @param {HTMLFormElement} form the create-table form
+ */
+export function showChosenOptions(form) {
+  const ruleset = form.querySelector('[name="ruleset"]');
+  const length = form.querySelector('[name="rami_length"]');
+  for (const el of form.querySelectorAll("[data-rulesets]")) {
+    let shown = el.dataset.rulesets.split(" ").includes(ruleset.value);
+    if (shown && el.dataset.length) shown = !!length && length.value === el.dataset.length;
+    el.hidden = !shown;
+  }
+}
+
+function cell(text) {
+  const td = document.createElement("td");
+  td.textContent = String(text);
+  return td;
+}
+
+function joinForm(table, csrf, label) {
+  const form = document.createElement("form");
+  form.method = "post";
+  form.action = `/table/${table.id}/join/`;
+  const token = document.createElement("input");
+  token.type = "hidden";
+  token.name = "csrfmiddlewaretoken";
+  token.value = csrf;
+  const button = document.createElement("button");
+  button.type = "submit";
+  button.textContent = label;
+  form.append(token, button);
+  return form;
+}
+
+/**
+ * Fill the open tables' body from a `tables` frame.
+ * @param {HTMLElement} body the list's tbody
+ * @param {{id, ruleset, ruleset_name?, options?, creator, seats_taken, players, move_time}[]} tables
+ * @param {object} page {text: {join, empty, teams} (translated by the server), authenticated, csrf}
+ */
+export function renderTables(body, tables, { text, authenticated, csrf }) {
+  body.replaceChildren();
+  if (!tables.length) {
+    const tr = document.createElement("tr");
+    tr.className = "empty";
+    const td = cell(text.empty);
+    td.colSpan = 6;
+    tr.append(td);
+    body.append(tr);
+    return;
+  }
+  for (const t of tables) {
+    const tr = document.createElement("tr");
+    const game = (t.ruleset_name || t.ruleset) + (t.options && t.options.teams ? ` · ${text.teams}` : "");
+    tr.append(cell(t.id), cell(game), cell(t.creator), cell(`${t.seats_taken}/${t.players}`), cell(`${t.move_time} s`));
+    const td = document.createElement("td");
+    if (authenticated) td.append(joinForm(t, csrf, text.join));
+    tr.append(td);
+    body.append(tr);
+  }
+}
+
+/**
+ * Start the lobby's script on `doc`.
+ * @param {Document} doc the lobby page
+ * @param {object} [opts] {socketFactory(url) -> WebSocket-like} (tests)
+ * @returns {{socket: TableSocket|null}} the live list's socket (null without the list)
+ */
+export function startLobby(doc = document, { socketFactory } = {}) {
+  const form = doc.querySelector("form.create-table");
+  if (form) {
+    for (const name of ["ruleset", "rami_length"]) {
+      const field = form.querySelector(`[name="${name}"]`);
+      if (field) field.addEventListener("change", () => showChosenOptions(form));
+    }
+    showChosenOptions(form);
+  }
+  const list = doc.getElementById("open-tables");
+  if (!list) return { socket: null };
+  const body = list.querySelector("tbody");
+  const json = (id) => JSON.parse(doc.getElementById(id).textContent);
+  const page = {
+    text: json("lobby-i18n"),
+    authenticated: json("is-authenticated"),
+    csrf: (doc.querySelector('input[name="csrfmiddlewaretoken"]') || {}).value || "",
+  };
+  const socket = new TableSocket({
+    url: socketUrl(list.dataset.wsPath || "/ws/lobby/"),
+    factory: socketFactory,
+    onFrame: (f) => { if (f.type === "tables") renderTables(body, f.tables || [], page); },
+  });
+  doc.addEventListener("visibilitychange", () => { if (doc.visibilityState === "visible") socket.sync(); });
+  return { socket };
+}
+
+if (typeof document !== "undefined" && document.getElementById("open-tables")) startLobby();

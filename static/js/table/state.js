@@ -1,0 +1,198 @@
+// The table's state and its one reducer: the server's frames (PROTOCOL.md: snapshot,
+// ack, error, round_end, match_end, the chat frames) and the player's local events in,
+// a new state out. No DOM, socket, storage or clock: times come in the events, what
+// storage holds for a round comes with its snapshot (storage.js), and the state given
+// is never changed (a rack or working table is copied before it changes), so the app
+// can tell what changed by identity.
+import { _, fmt } from "./i18n.js";
+import { Rack } from "./rack.js";
+import { sortRack } from "./sorting.js";
+import { myTurn, okeyTile, prevTop, roundOver, seated, serverRack } from "./selectors.js";
+import { rackKey } from "./storage.js";
+import { ramiEvents, syncWorkingTable } from "./state-rami.js";
+import { chatError, chatEvents, chatState } from "./state-chat.js";
+
+/**
+ * The state before the first frame.
+ * @param {object} opts
+ * @param {string} opts.ruleset "okey51" | "okey17" | "rami"
+ * @param {string} opts.tableId for the storage keys
+ * @param {boolean} [opts.assisted] assisted table (RULES.md §6)
+ * @param {number|null} [opts.players] seats, until a view says
+ * @param {number|null} [opts.seat] the viewer's seat, until a view says
+ * @param {boolean} [opts.editsTable] the family rearranges a working table (rami)
+ * @param {string|null} [opts.username] for the chat (own lines)
+ * @returns {object} the state; its fields are documented inline
+ */
+export function initialState({ ruleset, tableId, assisted = false, players = null, seat = null,
+  editsTable = false, username = null }) {
+  return {
+    ruleset, tableId, assisted: !!assisted, players, seat, editsTable,
+    view: null,            // the last snapshot's view (PROTOCOL.md "The view")
+    rackKey: null,         // storage key of the round and seat the rack belongs to
+    rack: null,            // Rack: the player's arrangement
+    sel: [],               // selected sources: "slot:3", "meld:1:0" (rami)
+    pendingTake: null,     // okey: the previous seat's discard being placed (D-18)
+    pending: {},           // action id -> kind, until its ack or error
+    sortKind: "runs",
+    sortedOnce: false,     // the first sort of a fresh rack is done
+    manualMoved: false,    // the player moved a tile since the last sort
+    fresh: [],             // slots of a drawn tile, marked until the player touches the rack
+    rami: null,            // RamiTable: the turn's working table (editsTable)
+    turnStart: null,       // {slots}: the rack at the start of the turn, for undo (editsTable)
+    lastScores: null,      // the round's score table (round_end), with the roundKey it belongs to
+    scoresClosed: false,   // the player closed that score table
+    matchEnded: null,      // the match_end frame (or the round_end that ended the match)
+    penaltyWatch: null,    // a refused discard whose penalty the next snapshot shows
+    notice: "",            // the error line (#error-box)
+    conn: "connecting",    // the socket: connecting | open | closed
+    blocked: null,         // why the player can no longer act here, or null
+    lastTap: { key: null, at: 0 },   // for double taps
+    chat: chatState(username),
+  };
+}
+
+/**
+ * Apply one event.
+ * @param {object} state from initialState or an earlier reduce
+ * @param {{type: string}} event a server frame (a snapshot carries `saved` from
+ *   storage.savedFor) or a local event (below, state-rami.js, state-chat.js)
+ * @returns {object} the new state (`state` itself when the event changes nothing)
+ */
+export function reduce(state, event) {
+  const handler = HANDLERS[event.type];
+  return handler ? handler(state, event) : state;
+}
+
+function block(state, text) {
+  return { ...state, blocked: state.blocked || text, pending: {}, sel: [], pendingTake: null };
+}
+
+function newRound(s, key, saved) {
+  const loaded = Rack.fromJSON(saved, { rows: 2 });
+  const kept = !!loaded && loaded.tiles().length > 0;
+  return {
+    ...s, rackKey: key, rack: kept ? loaded : new Rack({ rows: 2 }), sortedOnce: kept, manualMoved: kept,
+    sel: [], pendingTake: null, rami: null, turnStart: null,
+    lastScores: s.lastScores && s.lastScores.roundKey !== key ? null : s.lastScores,
+  };
+}
+
+function snapshot(state, { view = {}, saved = {} }) {
+  const prev = state.view;
+  let s = { ...state, view };
+  const key = rackKey(s.tableId, view);
+  s = key !== s.rackKey ? newRound(s, key, saved.rack) : { ...s, rack: s.rack.clone() };
+  if (s.pendingTake && !(myTurn(s) && view.phase === "draw" && prevTop(s) === s.pendingTake)) s.pendingTake = null;
+  if (s.penaltyWatch && seated(s)) {
+    const now = (view.penalty || [])[view.seat] || 0;
+    if (now > s.penaltyWatch.before) {
+      s.notice = `${s.penaltyWatch.text} ${fmt(_("Penalty: %(n)s points."), { n: now - s.penaltyWatch.before })}`;
+      s.penaltyWatch = null;
+    }
+  }
+  if (s.editsTable) s = syncWorkingTable(s, prev, saved.rami);
+  const rack = s.rack;            // this call's own copy
+  const before = rack.tiles().length;
+  rack.reconcile(serverRack(s), s.pendingTake);
+  const arrived = rack.tiles().length > before;
+  // mark a drawn tile until the player touches the rack (not the whole deal)
+  if (arrived) s.fresh = prev && (prev.rack || []).length ? [...rack.fresh] : [];
+  // a fresh rack starts sorted (never re-sorted later, unless the table is assisted
+  // and the player has not moved a tile by hand since the last sort)
+  const autoSort = !s.sortedOnce || (s.assisted && !s.manualMoved && arrived);
+  if (autoSort && view.rack && view.rack.length) {
+    rack.layout(sortRack(s.sortKind, s.ruleset, rack.tiles(), okeyTile(s)));
+    s.sortedOnce = true;
+  }
+  // the rack as the player sees it at the start of the turn, for the undo
+  if (s.editsTable && myTurn(s) && !s.turnStart) s.turnStart = { slots: [...rack.slots] };
+  if (view.round_end && !s.lastScores) {
+    s.lastScores = { ...view.round_end, roundKey: s.rackKey };
+    s.scoresClosed = false;
+  } else if (roundOver(s) && !s.lastScores && view.result) {
+    s.lastScores = { scores: view.result.scores, penalties: view.penalty, totals: view.totals,
+      penalty_events: view.result.penalty_events, roundKey: s.rackKey };
+    s.scoresClosed = false;
+  }
+  if (view.status === "closed" && !s.blocked) s.blocked = _("This table is closed.");
+  return s;
+}
+
+function ack(state, { id }) {
+  const pending = { ...state.pending };
+  const kind = pending[id];
+  delete pending[id];
+  // the snapshot that follows re-renders the rack
+  return { ...state, pending, pendingTake: kind === "take" ? null : state.pendingTake, sel: [], notice: "" };
+}
+
+function error(state, f) {
+  if (f.code === "suspended") return block(state, f.message || _("You cannot play at this table now."));
+  if (!f.id && state.chat.awaiting) return chatError(state, f);
+  const pending = { ...state.pending };
+  delete pending[f.id];
+  const seat = state.view ? state.view.seat : state.seat;
+  // okey17 refused playable/joker discards keep their penalty: the next snapshot shows it
+  const penaltyWatch = ["playable_discard", "joker_discard"].includes(f.code)
+    ? { text: f.message || f.code, before: ((state.view && state.view.penalty) || [])[seat] || 0 } : null;
+  return { ...state, pending, notice: f.message || f.code || _("Refused"), penaltyWatch };
+}
+
+function connection(state, { status, code }) {
+  if (status !== "refused") return { ...state, conn: status };
+  return block(state, code === 4401 ? _("You are signed out. Sign in again to play at this table.")
+    : code === 4404 ? _("This table does not exist any more.")
+    : _("You cannot play at this table now."));
+}
+
+/** The rack changes on a copy: `change(rack)` mutates it, the new state holds it. */
+function withRack(state, change, extra = {}) {
+  if (!state.rack) return state;
+  const rack = state.rack.clone();
+  change(rack);
+  return { ...state, ...extra, rack };
+}
+
+const HANDLERS = {
+  snapshot,
+  ack,
+  error,
+  round_end: (s, f) => ({ ...s, lastScores: { ...f, roundKey: s.rackKey }, scoresClosed: false,
+    matchEnded: f.match_over ? f : s.matchEnded }),
+  match_end: (s, f) => ({ ...s, matchEnded: f }),
+  /** {status: "connecting"|"open"|"closed"|"refused", code?} from the socket */
+  connection,
+
+  /** {src}: select a tile, or unselect it */
+  select: (s, { src }) => ({ ...s, sel: s.sel.includes(src) ? s.sel.filter((x) => x !== src) : [...s.sel, src] }),
+  /** {srcs}: exactly these are selected */
+  select_only: (s, { srcs }) => ({ ...s, sel: [...srcs] }),
+  clear_selection: (s) => (s.sel.length ? { ...s, sel: [] } : s),
+  /** {key, at (ms)}: a tap, remembered for the next one's double tap */
+  tapped: (s, { key, at }) => ({ ...s, lastTap: { key, at }, fresh: [] }),
+  /** the player touched the rack: the drawn tile is no longer marked */
+  touched: (s) => ({ ...s, fresh: [] }),
+  /** {text}: the error line */
+  notice: (s, { text }) => ({ ...s, notice: text }),
+  /** {kind: "runs"|"groups"|"pairs"}: the sort buttons */
+  sort: (s, { kind }) => withRack(s, (r) => r.layout(sortRack(kind, s.ruleset, r.tiles(), okeyTile(s))),
+    { sortKind: kind, manualMoved: false, sel: [] }),
+  /** {from, to}: a rack tile moved by hand */
+  rack_move: (s, { from, to }) => withRack(s, (r) => r.move(from, to), { manualMoved: true }),
+  /** {slot}: a joker turned face down or up (okey17), and unselected */
+  face_down: (s, { slot }) => withRack(s, (r) => r.toggleFaceDown(slot), { sel: s.sel.filter((x) => x !== `slot:${slot}`) }),
+  /** {tile|null}: okey: take the previous seat's discard into the rack until it is placed, or put it back */
+  take: (s, { tile }) => {
+    const next = withRack(s, (r) => r.reconcile(serverRack(s), tile), { pendingTake: tile, notice: tile ? "" : s.notice });
+    return { ...next, sel: tile && next.rack.taken !== null ? [`slot:${next.rack.taken}`] : [] };
+  },
+  /** an action is about to go out: the last refusal no longer applies */
+  sending: (s) => ({ ...s, notice: "" }),
+  /** {id, kind}: an action went out; its ack or error will name the id */
+  sent: (s, { id, kind }) => ({ ...s, pending: { ...s.pending, [id]: kind } }),
+  close_scores: (s) => ({ ...s, scoresClosed: true }),
+
+  ...ramiEvents,
+  ...chatEvents,
+};

@@ -1,0 +1,103 @@
+// Words the table shows about players and moves. Pure: a view (PROTOCOL.md) in, a
+// translated string out; the views put them on screen.
+import { _, fmt } from "./i18n.js";
+
+// computer levels as the server names them (games/models.py BOT_LEVEL_CHOICES)
+const LEVELS = () => ({ easy: _("easy"), normal: _("normal"), strong: _("strong") });
+
+/** Display name of a seat's player, with the computer label (PLAYERS.md complaint 2). */
+export function playerName(view, seat) {
+  const p = (view.players || [])[seat] || {};
+  const name = p.name || p.display_name || p.username;
+  if (name) return name;
+  if (p.computer !== null && p.computer !== undefined) {
+    return fmt(_("Computer · %(level)s"), { level: LEVELS()[p.computer] || String(p.computer) });
+  }
+  if (p.empty) return _("Empty seat");
+  return fmt(_("Seat %(n)s"), { n: seat + 1 });
+}
+
+/**
+ * A label under a human's name when a computer plays their seat for now
+ * (timeouts or disconnect, RULES.md §6), else null. Computer seats are named
+ * "Computer · level" by playerName (PLAYERS.md complaint 2).
+ */
+export function playerLabel(view, seat) {
+  const p = (view.players || [])[seat] || {};
+  if (p.autoplay && p.name) return _("a computer plays for now");
+  return null;
+}
+
+/**
+ * How a seat opened, in words.
+ * @param {string|boolean|undefined} opened "no", "melds", "pairs" (okey) or "yes" (rami)
+ * @returns {string}
+ */
+export function openedText(opened) {
+  if (opened === "melds") return _("opened with melds");
+  if (opened === "pairs") return _("opened with pairs");
+  if (opened === "yes" || opened === true) return _("opened");
+  return _("not opened");
+}
+
+/**
+ * One in-round penalty as a line for the score table.
+ * @param {object} view for names
+ * @param {{seat: number, amount: number, reason: string, tile: string|null, by: number|null}} e
+ *   reason: penalty_tile (okey51 discard that fits a meld), discard_taken, add, swap,
+ *   pair_in_area (okey17 D-12), playable_discard, joker_discard (okey17 refused discards)
+ * @returns {string} e.g. "Penalty tile K11 · 100", "Discard taken by Computer · easy · 120"
+ */
+export function penaltyText(view, e) {
+  const by = e.by !== null && e.by !== undefined ? playerName(view, e.by) : "?";
+  const tile = e.tile || "";
+  const n = e.amount;
+  const texts = {
+    penalty_tile: _("Penalty tile %(tile)s · %(n)s"),
+    discard_taken: _("Discard taken by %(by)s · %(n)s"),
+    add: _("%(by)s added %(tile)s to your meld · %(n)s"),
+    swap: _("%(by)s swapped your okey out · %(n)s"),
+    pair_in_area: _("%(by)s laid a pair in your area · %(n)s"),
+    playable_discard: _("Playable discard %(tile)s · %(n)s"),
+    joker_discard: _("Joker discarded · %(n)s"),
+  };
+  const t = texts[e.reason] || _("Penalty · %(n)s");
+  return fmt(t, { tile, by, n });
+}
+
+/**
+ * One line about the last accepted action (view.last_action, its public part):
+ * the viewer's own moves in the second person ("You discarded R5"), the others'
+ * in the third ("ayse drew a tile"); each is a whole sentence for the translators.
+ * @param {object} view the snapshot's view ({seat, players, last_action: {seat, type, tile?}})
+ * @returns {string} "" when there is no last action or its type is unknown
+ */
+export function lastActionText(view) {
+  const a = view && view.last_action;
+  if (!a || a.seat === undefined || a.seat === null) return "";
+  if (a.seat === view.seat) {
+    const mine = {
+      draw: _("You drew a tile"),
+      take_discard: _("You took the discard"),
+      open: _("You opened"),
+      meld: _("You laid a meld"),
+      add: _("You added a tile"),
+      swap: _("You swapped a wild"),
+      discard: a.tile ? fmt(_("You discarded %(tile)s"), { tile: a.tile }) : _("You discarded a tile"),
+      play: _("You played on the table"),
+    };
+    return mine[a.type] || "";
+  }
+  const texts = {
+    draw: _("%(who)s drew a tile"),
+    take_discard: _("%(who)s took the discard"),
+    open: _("%(who)s opened"),
+    meld: _("%(who)s laid a meld"),
+    add: _("%(who)s added a tile"),
+    swap: _("%(who)s swapped a wild"),
+    discard: _("%(who)s discarded"),
+    play: _("%(who)s played on the table"),
+  };
+  const t = texts[a.type];
+  return t ? fmt(t, { who: playerName(view, a.seat) }) : "";
+}

@@ -1,0 +1,33 @@
+// The table's views, in page order: the one place that says what the table is made
+// of. Each view is a small class: `constructor(ctx)` builds its element (`el`, or null
+// for one that lives outside the table), `render(state)` redraws it from the state
+// (state.js), and an optional `tick(state)` runs four times a second (clocks). The
+// family's controller names which centre and which table view it has.
+//   ctx: {controller, config, lobbyUrl, dnd (views/dnd.js), gesture(g) (controllers/common.js),
+//         dispatch(event) (local UI events, state.js), sendFrame(frame) -> boolean}
+import { ChatPanel } from "./chat.js";
+import { DiscardsCentre, PileCentre } from "./centre.js";
+import { ErrorBox, OpeningInfo } from "./notices.js";
+import { Actions } from "./actions.js";
+import { OwnerMelds } from "./owner-melds.js";
+import { Prestart } from "./prestart.js";
+import { RackView } from "./rack.js";
+import { ScoreOverlay } from "./scores.js";
+import { Seats } from "./seats.js";
+import { StatusBar } from "./status.js";
+import { WorkingTable } from "./working-table.js";
+
+const CENTRES = { discards: DiscardsCentre, pile: PileCentre };
+const TABLES = { "by-owner": OwnerMelds, working: WorkingTable };
+
+/**
+ * The views of a table, in the order they render and stand on the page (the seat list
+ * above the table first: the seat cards read whether it is shown).
+ * @param {object} ctx see above
+ * @returns {object[]} view instances
+ */
+export function tableLayout(ctx) {
+  const { centre, table } = ctx.controller.views;
+  return [Prestart, StatusBar, Seats, CENTRES[centre], TABLES[table], ErrorBox, OpeningInfo, Actions, RackView,
+    ScoreOverlay, ChatPanel].map((View) => new View(ctx));
+}

@@ -1,0 +1,130 @@
+// The overlay over the table: the round's score table (PROTOCOL.md `round_end`) with
+// the countdown to the next round, and the match-over standings with the way back to
+// the lobby.
+import { _, fmt } from "../i18n.js";
+import { matchOver } from "../selectors.js";
+import { penaltyText, playerLabel, playerName } from "../text.js";
+import { h } from "./dom.js";
+
+/**
+ * The round's score table: one `.score-row` per seat, the seat's in-round penalties
+ * listed under its name (`penalty_events`, when the server sends them), and with
+ * `options.teams` (okey51 2v2, partners seat and seat+2) one `.team-row` per team with
+ * the sum of the partners' match totals.
+ * @param {object} view for names and options
+ * @param {{scores: number[], penalties: any[], round_totals?: number[], totals: number[],
+ *   penalty_events?: {seat: number, amount: number, reason: string, tile: string|null, by: number|null}[]}} data
+ *   scores: end-of-round amounts (points); penalties: in-round penalty points per seat;
+ *   round_totals: their sum; totals: the match so far (RULES.md §3-5).
+ * @returns {HTMLTableElement}
+ */
+export function scoreTable(view, data) {
+  const n = Math.max((data.scores || []).length, (data.totals || []).length, (view.players || []).length);
+  const penaltyCell = (p) => {
+    if (p === null || p === undefined) return "0";
+    if (Array.isArray(p)) return String(p.reduce((a, e) => a + (typeof e === "object" ? (e.amount ?? e.points ?? 0) : Number(e) || 0), 0));
+    return String(p);
+  };
+  const events = data.penalty_events || (view.round_end && view.round_end.penalty_events) || (view.result && view.result.penalty_events) || null;
+  const teamTotals = data.team_totals || view.team_totals || null;
+  const teams = (!!(view.options && view.options.teams) || Array.isArray(teamTotals)) && n === 4;
+  const rows = [];
+  for (let s = 0; s < n; s++) {
+    const label = playerLabel(view, s);
+    const mine = events ? events.filter((e) => e.seat === s) : [];
+    rows.push(h("tr", { class: `score-row${s === view.seat ? " me" : ""}`, dataset: { seat: String(s) } },
+      h("th", { scope: "row" }, playerName(view, s), label ? h("small", { class: "who-label" }, label) : null,
+        teams ? h("small", { class: "partner-of" }, fmt(_("partner: %(name)s"), { name: playerName(view, (s + 2) % 4) })) : null),
+      h("td", { class: "round-score" }, String((data.scores || [])[s] ?? "")),
+      h("td", { class: "round-penalty" }, penaltyCell((data.penalties || [])[s])),
+      h("td", { class: "round-total" }, String((data.round_totals || [])[s] ?? "")),
+      h("td", { class: "match-total" }, String((data.totals || [])[s] ?? ""))));
+    if (mine.length) {
+      rows.push(h("tr", { class: `penalty-events-row${s === view.seat ? " me" : ""}`, dataset: { seat: String(s) } },
+        h("td", { colspan: "5" }, h("ul", { class: "penalty-events" },
+          mine.map((e) => h("li", { dataset: { reason: e.reason } }, penaltyText(view, e)))))));
+    }
+  }
+  let foot = null;
+  if (teams) {
+    const tot = data.totals || [];
+    const rt = data.round_totals || [];
+    const sum = (arr, a) => (arr[a] ?? 0) + (arr[a + 2] ?? 0);
+    foot = h("tfoot", {}, [0, 1].map((a) => h("tr", { class: `team-row${view.seat === a || view.seat === a + 2 ? " me" : ""}`, dataset: { team: String(a) } },
+      h("th", { scope: "row", colspan: "3" }, fmt(_("Team %(a)s & %(b)s"), { a: playerName(view, a), b: playerName(view, a + 2) })),
+      h("td", { class: "round-total" }, rt.length ? String(sum(rt, a)) : ""),
+      h("td", { class: "match-total" }, String(Array.isArray(teamTotals) ? teamTotals[a] : sum(tot, a))))));
+  }
+  return h("table", { class: "scores" },
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col" }, _("Player")),
+      h("th", { scope: "col" }, _("Round")),
+      h("th", { scope: "col" }, _("Penalties")),
+      h("th", { scope: "col" }, _("Round total")),
+      h("th", { scope: "col" }, _("Match total")))),
+    h("tbody", {}, rows), foot);
+}
+
+export class ScoreOverlay {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.next = null;
+    this.scores = h("div", { id: "score-table", class: "overlay-card", hidden: true, role: "dialog", "aria-label": _("Scores") });
+    this.matchOver = h("div", { id: "match-over", class: "overlay-card", hidden: true, role: "dialog", "aria-label": _("Match over") });
+    this.el = h("div", { class: "overlay", hidden: true }, this.matchOver, this.scores);
+  }
+
+  render(state) {
+    this.renderScores(state);
+    this.renderMatchOver(state);
+    this.el.hidden = this.scores.hidden && this.matchOver.hidden;
+    this.tick(state);
+  }
+
+  renderScores(state) {
+    const v = state.view;
+    const over = matchOver(state);
+    const data = state.lastScores;
+    const show = !!(data && v && (over || !state.scoresClosed));
+    this.scores.hidden = !show;
+    this.next = null;
+    if (!show) return;
+    if (!over) this.next = h("p", { class: "hint", id: "next-round" }, _("The next round starts shortly."));
+    this.scores.replaceChildren(...[
+      h("h2", {}, fmt(_("Round %(n)s scores"), { n: (data.round_index ?? v.round_index ?? 0) + 1 })),
+      scoreTable(v, data),
+      this.next,
+      over ? null : h("button", { type: "button", class: "btn", id: "score-close",
+        onclick: () => this.ctx.dispatch({ type: "close_scores" }) }, _("Close")),
+    ].filter(Boolean));
+  }
+
+  renderMatchOver(state) {
+    const v = state.view;
+    if (!v || !matchOver(state)) { this.matchOver.hidden = true; return; }
+    const totals = (state.matchEnded && state.matchEnded.totals) || (v.round_end && v.round_end.totals) || v.totals || [];
+    const high = this.ctx.controller.highestWins;
+    const order = totals.map((t, s) => s).sort((a, b) => (high ? totals[b] - totals[a] : totals[a] - totals[b]) || a - b);
+    this.matchOver.replaceChildren(
+      h("h2", {}, _("Match over")),
+      h("ol", { class: "standings" }, order.map((s) => h("li", { class: s === v.seat ? "me" : "" }, playerName(v, s), " — ", String(totals[s])))),
+      ...[teamStandings(v, totals)].filter(Boolean),   // replaceChildren would write null as "null"
+      h("a", { class: "btn primary", href: this.ctx.lobbyUrl, id: "back-to-lobby" }, _("Back to the lobby")));
+    this.matchOver.hidden = false;
+  }
+
+  /** The pause between rounds counts down in the score table. */
+  tick(state) {
+    const v = state.view;
+    if (!this.next || !v || v.deadline_kind !== "next_round" || !v.deadline) return;
+    this.next.textContent = fmt(_("The next round starts in %(n)s s."), { n: Math.max(0, Math.ceil((v.deadline - Date.now()) / 1000)) });
+  }
+}
+
+/** okey51 team play: the two teams (seats 0+2, 1+3), lowest total first (RULES.md §3). */
+function teamStandings(v, totals) {
+  if (!(v.options && v.options.teams) || totals.length !== 4) return null;
+  const teams = [0, 1].map((a) => ({ a, total: totals[a] + totals[a + 2] })).sort((x, y) => x.total - y.total || x.a - y.a);
+  return h("ol", { class: "standings team-standings" }, teams.map((t) => h("li", { class: v.seat === t.a || v.seat === t.a + 2 ? "me" : "" },
+    fmt(_("Team %(a)s & %(b)s"), { a: playerName(v, t.a), b: playerName(v, t.a + 2) }), " — ", String(t.total))));
+}

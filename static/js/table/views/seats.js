@@ -1,0 +1,61 @@
+// The other seats around the table (left, across, right; every seat for a spectator):
+// name with the computer label, who plays now, rack count, opening, penalty, total, and
+// (families with discards) the top of each seat's discard pile.
+import { _, fmt, ngettext } from "../i18n.js";
+import { okeyTile, roundOver, seatCount, seated, started } from "../selectors.js";
+import { openedText, playerLabel, playerName } from "../text.js";
+import { h } from "./dom.js";
+import { tileEl } from "./tile.js";
+
+export class Seats {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.el = h("div", { id: "opponents", class: "opponents" });
+  }
+
+  render(state) {
+    const v = state.view;
+    if (!v) return;
+    const n = seatCount(state);
+    const me = v.seat ?? 0;
+    const order = [];
+    for (let k = n - 1; k >= 1; k--) order.push((me + k) % n);  // left, across, right
+    if (!seated(state)) order.unshift(me);
+    this.el.dataset.count = String(n - (seated(state) ? 1 : 0));
+    this.el.replaceChildren(...order.map((s) => this.seatCard(state, s)));
+    // before the deal the seat list above the table (#prestart) already names the seats
+    const prestart = document.getElementById("prestart");
+    this.el.hidden = !started(state) && !!prestart && !prestart.hidden;
+  }
+
+  seatCard(state, s) {
+    const v = state.view;
+    const p = (v.players || [])[s] || {};
+    const dataset = { seat: String(s) };
+    if (p.empty) return h("div", { class: "seat-card free", dataset }, h("div", { class: "seat-name" }, _("free seat")));
+    const away = p.connected === false;
+    const name = h("div", { class: "seat-name" }, playerName(v, s), away ? h("span", { class: "away-dot", title: _("disconnected") }, "●") : null);
+    if (!started(state)) return h("div", { class: `seat-card${away ? " away" : ""}`, dataset }, name);
+    const partner = v.options && v.options.teams && seated(state) && s !== v.seat && (s - v.seat) % 2 === 0;
+    const label = partner ? _("partner") : playerLabel(v, s);
+    const count = (v.rack_counts || [])[s];
+    const pen = (v.penalty || [])[s] || 0;
+    return h("div", { class: `seat-card${v.turn === s && !roundOver(state) ? " active" : ""}${away ? " away" : ""}`, dataset },
+      name,
+      label ? h("div", { class: "who-label" }, label) : null,
+      h("div", { class: "seat-meta" },
+        count !== undefined ? h("span", { class: "rack-count" }, fmt(ngettext("%(n)s tile", "%(n)s tiles", count), { n: count })) : null,
+        h("span", { class: `opened o-${(v.opened || [])[s]}` }, openedText((v.opened || [])[s])),
+        pen ? h("span", { class: "penalty" }, fmt(_("penalty %(n)s"), { n: pen })) : null,
+        (v.totals || [])[s] !== undefined ? h("span", { class: "total" }, fmt(_("total %(n)s"), { n: v.totals[s] })) : null),
+      this.ctx.controller.seatDiscards ? this.discardPile(state, s) : null);
+  }
+
+  discardPile(state, s) {
+    const disc = (state.view.discards || [])[s] || [];
+    const top = disc.length ? disc[disc.length - 1] : null;
+    return h("div", { class: "seat-discard", title: _("Discard pile") },
+      top ? tileEl(top, { okey: okeyTile(state), ruleset: state.ruleset, small: true }) : h("span", { class: "empty-discard" }),
+      disc.length > 1 ? h("span", { class: "disc-count" }, `×${disc.length}`) : null);
+  }
+}

@@ -1,0 +1,148 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Rack } from "../../static/js/table/rack.js";
+import { sortRack } from "../../static/js/table/sorting.js";
+import { persist, rackKey, savedFor } from "../../static/js/table/storage.js";
+
+class MemoryStorage {
+  constructor() { this.data = new Map(); }
+  getItem(k) { return this.data.has(k) ? this.data.get(k) : null; }
+  setItem(k, v) { this.data.set(k, String(v)); }
+}
+
+test("reconcile keeps the player's slots, removes gone tiles, puts new ones apart from groups", () => {
+  const rack = new Rack({ perRow: 5, rows: 2 });
+  rack.slots = ["R1", "R2", "R3", null, null, null, null, null, null, null];
+  rack.move(0, 7);            // R1 into a gap on the second row
+  rack.reconcile(["R1", "R3", "K9", "K9"]);   // R2 discarded, two K9 arrived
+  // slot 0 is free with a free neighbour; slot 1 touches R3; slot 4 is apart (row end)
+  assert.deepEqual(rack.slots, ["K9", null, "R3", null, "K9", null, null, "R1", null, null]);
+  assert.deepEqual(rack.fresh, [0, 4]);
+});
+
+test("with no slot apart a new tile takes the first free slot", () => {
+  const rack = new Rack({ perRow: 4, rows: 1 });
+  rack.slots = ["R1", null, "R3", "R4"];
+  rack.reconcile(["R1", "R3", "R4", "B9"]);
+  assert.deepEqual(rack.slots, ["R1", "B9", "R3", "R4"]);
+});
+
+test("groups are split by gaps and by the row end", () => {
+  const rack = new Rack({ perRow: 4, rows: 2 });
+  rack.slots = ["R1", "R2", null, "B3", "B4", "B5", null, null];
+  assert.deepEqual(rack.groups().map((g) => g.tiles), [["R1", "R2"], ["B3"], ["B4", "B5"]]);
+  assert.deepEqual(rack.groupOf(5).slots, [4, 5]);
+});
+
+test("the arrangement survives a reload through storage and grows a row when full", () => {
+  const storage = new MemoryStorage();
+  const view = { round_index: 0, seat: 0, rack: ["R1", "R2"] };
+  const a = new Rack({ perRow: 3, rows: 1 });
+  a.slots = ["R1", "R2", null];
+  a.move(0, 2);
+  persist(storage, { rack: null }, { tableId: "t1", view, rack: a, rackKey: rackKey("t1", view) });
+  const b = Rack.fromJSON(savedFor(storage, "t1", view).rack, { perRow: 3, rows: 1 });
+  assert.deepEqual(b.slots, [null, "R2", "R1"]);
+  b.reconcile(["R1", "R2", "Y7", "Y8"]);
+  assert.deepEqual(b.slots, ["Y7", "R2", "R1", "Y8", null, null]);
+  assert.equal(savedFor(storage, "t1", { ...view, round_index: 1 }).rack, null);
+  assert.equal(Rack.fromJSON(null), null);
+});
+
+test("the taken discard is not saved with the arrangement: it is not in the rack yet", () => {
+  const rack = new Rack({ perRow: 4, rows: 1 });
+  rack.slots = ["B5", "B6", null, null];
+  rack.reconcile(["B5", "B6"], "B7");
+  assert.deepEqual(rack.toJSON().slots, ["B5", "B6", null, null]);
+  const copy = rack.clone();
+  copy.move(0, 3);
+  assert.deepEqual(rack.slots.slice(0, 2), ["B5", "B6"]);       // a clone is independent
+});
+
+test("a taken discard keeps its slot across snapshots until it leaves", () => {
+  const rack = new Rack({ perRow: 4, rows: 1 });
+  rack.slots = ["B5", "B6", null, null];
+  rack.reconcile(["B5", "B6"], "B7");
+  assert.equal(rack.slots[rack.taken], "B7");
+  rack.move(rack.taken, 3);
+  assert.equal(rack.taken, 3);
+  rack.reconcile(["B5", "B6"], "B7");
+  assert.deepEqual(rack.slots, ["B5", "B6", null, "B7"]);
+  rack.reconcile(["B5", "B6"], null);          // take cancelled
+  assert.deepEqual(rack.slots, ["B5", "B6", null, null]);
+  assert.equal(rack.taken, null);
+});
+
+test("the taken discard does not land in a gap between two groups", () => {
+  const rack = new Rack({ perRow: 7, rows: 1 });
+  rack.slots = ["R1", "R2", null, "K5", "K6", null, null];
+  rack.reconcile(["R1", "R2", "K5", "K6"], "B9");
+  assert.equal(rack.taken, 6);                   // apart from K5-K6, at the row end
+  const full = new Rack({ perRow: 6, rows: 1 });
+  full.slots = ["R1", "R2", null, "K5", null, "K6"];
+  full.reconcile(["R1", "R2", "K5", "K6"], "B9");
+  assert.equal(full.slots.length, 12);           // no slot apart: a row is added
+  assert.equal(full.taken, 6);
+  assert.deepEqual(full.groups().map((g) => g.tiles), [["R1", "R2"], ["K5"], ["K6"], ["B9"]]);
+});
+
+test("sorting by runs lays each meld with a gap and never across a row", () => {
+  const tiles = ["K9", "R3", "B9", "R1", "R2", "Y9", "R6", "B2"];
+  const sorted = sortRack("runs", "okey51", tiles, "R6");
+  assert.deepEqual(sorted.melds, [["R1", "R2", "R3"], ["B9", "K9", "Y9"]]);
+  assert.deepEqual(sorted.rest, ["B2", "R6"]);        // the okey is left for the player
+  const rack = new Rack({ perRow: 6, rows: 2 });
+  rack.reconcile(tiles);
+  rack.layout(sorted);
+  assert.deepEqual(rack.groups().map((g) => g.tiles), [["R1", "R2", "R3"], ["B9", "K9", "Y9"], ["B2", "R6"]]);
+  assert.equal(rack.tiles().length, tiles.length);
+});
+
+test("okey51 sort finds 12-13-1; groups and pairs buttons look for their kind first", () => {
+  assert.deepEqual(sortRack("runs", "okey51", ["Y1", "Y12", "Y13"], null).melds, [["Y12", "Y13", "Y1"]]);
+  assert.deepEqual(sortRack("runs", "okey17", ["Y1", "Y12", "Y13"], null).melds, []);
+  const g = sortRack("groups", "okey51", ["R5", "R6", "R7", "B5", "K5"], null);
+  assert.deepEqual(g.melds, [["R5", "B5", "K5"]]);
+  const p = sortRack("pairs", "okey51", ["K2", "R5", "K2", "R5", "Y1"], null);
+  assert.deepEqual(p.melds, [["R5", "R5"], ["K2", "K2"]]);
+  assert.deepEqual(p.rest, ["Y1"]);
+});
+
+test("sorting lets a wild complete the best near-meld", async () => {
+  const { analyse } = await import("../../static/js/table/melds.js");
+  // okey R6: B7 _ B9 becomes a run with the okey in the gap; K2 stays loose
+  const runs = sortRack("runs", "okey51", ["B7", "B9", "K2", "R6", "R1", "R2", "R3"], "R6");
+  assert.deepEqual(runs.melds, [["R1", "R2", "R3"], ["B7", "R6", "B9"]]);
+  assert.deepEqual(runs.rest, ["K2"]);
+  for (const m of runs.melds) assert.ok(analyse("okey51", m, "R6").valid, m.join(" "));
+  // groups: two 11s of different colours take the wild rather than the lower run pair
+  const groups = sortRack("groups", "okey51", ["K11", "Y11", "B3", "B4", "R6"], "R6");
+  assert.deepEqual(groups.melds, [["K11", "Y11", "R6"]]);
+  // pairs: the wild pairs with the highest single
+  const pairs = sortRack("pairs", "okey51", ["B3", "B3", "K12", "Y5", "R6"], "R6");
+  assert.deepEqual(pairs.melds, [["B3", "B3"], ["K12", "R6"]]);
+  assert.deepEqual(pairs.rest, ["Y5"]);
+  // rami jokers too
+  const rami = sortRack("runs", "rami", ["Y12", "Y13", "J", "K1"], null);
+  assert.ok(rami.melds.some((m) => m.includes("J") && analyse("rami", m, null).valid));
+});
+
+test("rami undo: the rack comes back exactly as arranged at the start of the turn", () => {
+  const server = ["R1", "R2", "R3", "B7", "K7", "Y7", "R10", "B2", "K12", "Y4", "J", "B9", "K1", "Y13"];
+  const rack = new Rack({ rows: 2 });
+  rack.reconcile(server);                   // a fresh deal lands tile by tile, apart
+  rack.layout(sortRack("runs", "rami", rack.tiles(), null));
+  rack.move(rack.slots.indexOf("Y13"), 25);  // the player's own touch before the turn
+  const start = [...rack.slots];
+  // the turn: tiles go to the table, the rest is shuffled by hand
+  for (const t of ["R1", "R2", "R3", "J"]) rack.slots[rack.slots.indexOf(t)] = null;
+  rack.move(rack.slots.indexOf("B7"), 12);
+  rack.restore(start, server);
+  assert.deepEqual(rack.slots, start);
+  // no gaps were opened between the sorted tiles: the runs stay side by side
+  const first = rack.slots.indexOf("R1");
+  assert.deepEqual(rack.slots.slice(first, first + 3), ["R1", "R2", "R3"]);
+  // a tile the start did not hold (none in a real turn) still shows after the undo
+  rack.restore(start.map((t) => (t === "K1" ? null : t)), server);
+  assert.equal(rack.tiles().length, server.length);
+});

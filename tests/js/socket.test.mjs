@@ -1,0 +1,62 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { TableSocket } from "../../static/js/table/socket.js";
+
+class FakeWs {
+  constructor() { this.readyState = 1; this.sent = []; }
+  send(text) { this.sent.push(JSON.parse(text)); }
+  close() {}
+  deliver(frame) { this.onmessage({ data: JSON.stringify(frame) }); }
+}
+
+function open() {
+  const frames = [];
+  let ws;
+  const sock = new TableSocket({ url: "ws://x/", onFrame: (f) => frames.push(f), factory: () => (ws = new FakeWs()) });
+  return { sock, ws, frames };
+}
+
+test("actions carry a fresh id and the last version seen", () => {
+  const { sock, ws } = open();
+  ws.deliver({ type: "snapshot", version: 7, view: {} });
+  assert.equal(sock.action({ type: "draw" }), "c1");
+  assert.equal(sock.action({ type: "discard", tile: "R5" }), "c2");
+  assert.deepEqual(ws.sent[0], { type: "action", id: "c1", version: 7, action: { type: "draw" } });
+  assert.equal(ws.sent[1].id, "c2");
+});
+
+test("an older snapshot arriving late is dropped; a version gap asks for a sync", () => {
+  const { ws, frames } = open();
+  ws.deliver({ type: "snapshot", version: 5, view: { n: 5 } });
+  ws.deliver({ type: "snapshot", version: 4, view: { n: 4 } });
+  assert.deepEqual(frames.map((f) => f.version), [5]);
+  ws.deliver({ type: "ack", id: "c1", version: 6 });      // next version: no sync
+  assert.equal(ws.sent.length, 0);
+  ws.deliver({ type: "round_end", version: 9, scores: [] });   // 6..8 missed
+  assert.deepEqual(ws.sent, [{ type: "sync" }]);
+});
+
+test("offline actions are not sent and return null", () => {
+  const { sock, ws } = open();
+  ws.readyState = 3;
+  assert.equal(sock.action({ type: "draw" }), null);
+  assert.equal(ws.sent.length, 0);
+});
+
+test("a suspended frame or a 4401/4403/4404 close stops reconnecting and reports the code", () => {
+  const states = [];
+  let made = 0;
+  let ws;
+  const sock = new TableSocket({ url: "ws://x/", onFrame: () => {}, onState: (s, code) => states.push([s, code]),
+    factory: () => { made++; return (ws = new FakeWs()); } });
+  ws.deliver({ type: "error", code: "suspended", message: "Suspended until 1 Dec" });
+  assert.equal(sock.closed, true);
+  ws.onclose({ code: 4403 });
+  assert.deepEqual(states.at(-1), ["refused", 4403]);
+  assert.equal(made, 1);
+  const other = [];
+  let w2;
+  new TableSocket({ url: "ws://x/", onFrame: () => {}, onState: (s, code) => other.push([s, code]), factory: () => (w2 = new FakeWs()) });
+  w2.onclose({ code: 4404 });
+  assert.deepEqual(other.at(-1), ["refused", 4404]);
+});

@@ -35,7 +35,7 @@ from games.bots.faces import TileContext, face_str, fitting_faces, read_meld, ru
 from games.bots.partition import OBJ_POINTS, OBJ_TILES, search, counts_of, meld_points, meld_tiles
 
 THRESHOLD = 30
-CTX = TileContext("rami", "J", None, False)
+CTX = TileContext.for_view({"ruleset": "rami"})
 
 SOLVER_JOKER_TILES = 80
 """Strong: table melds holding jokers go to the solver too when the table and the rack's
@@ -342,7 +342,7 @@ def _checked(table, rack, new_table, placed) -> bool:
     (all from the rack) in valid melds."""
     from collections import Counter
 
-    from games.engine.rulesets.rami import meld_info
+    from games.engine.api import meld_info
 
     def phys(melds):
         return Counter(t.partition("=")[0] for m in melds for t in m)
@@ -351,7 +351,7 @@ def _checked(table, rack, new_table, placed) -> bool:
         return False
     if phys(new_table) != phys(table) + Counter(placed):
         return False
-    return all(meld_info(list(m))["valid"] for m in new_table)
+    return all(meld_info("rami", list(m))["valid"] for m in new_table)
 
 
 __all__ = ["act", "initial_melds", "lay"]

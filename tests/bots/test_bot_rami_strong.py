@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import games.bots
-from games.bots import choose_action, rami, solver_rami
+from games.bots import choose_action, rami
 from games.engine import api
 from tests.bots.helpers import played
 
@@ -63,7 +63,6 @@ VALUE_TABLE = [["R6", "B6", "K6"], ["R7", "K7", "Y7"], ["R9", "K9", "Y9"], ["R10
                ["R11", "B11", "K11", "Y11"], ["R13", "B13", "K13", "Y13"]]
 
 
-@pytest.mark.skipif(solver_rami._core is None, reason="the value play needs the solver's compiled core")
 def test_strong_lays_the_most_points_when_an_opponent_is_about_to_go_out():
     close = ["K1"] * rami.VALUE_RACK
     pos = rami_position(VALUE_RACK, VALUE_TABLE, others=(["Y1"] * 9, close, ["B1"] * 9))

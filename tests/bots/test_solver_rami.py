@@ -15,6 +15,7 @@ from games.bots.solver_rami import OBJECTIVES, NoSolution, solve
 from games.engine.api import meld_info
 from games.engine.melds import classify
 from games.engine.tiles import COLOURS
+from tests.bots.helpers import compiled_rami_core
 
 
 
@@ -276,20 +277,6 @@ def _random_positions(count, seed):
     return out
 
 
-def _built_core():
-    """The compiled module when it is built (even if OKEY_RAMI_PURE disables it
-    for solve); skips the test only when it is not built.  A build from another
-    version of the source fails: rebuild with ``pip install -e .``."""
-    from games.bots import solver_rami as s
-
-    try:
-        from games.bots import _rami_core
-    except ImportError as exc:
-        pytest.skip(f"games.bots._rami_core is not built (no C compiler at install?): {exc}")
-    assert _rami_core.VERSION == s._CORE_VERSION, "stale games.bots._rami_core: rebuild (pip install -e .)"
-    return _rami_core
-
-
 def _solve_with(core, table, rack, objective):
     from games.bots import solver_rami as s
 
@@ -304,7 +291,7 @@ def _solve_with(core, table, rack, objective):
 def test_the_compiled_core_equals_the_pure_python_search():
     # The C port keeps the order of states and options, so not only the optimum
     # but the whole answer (table and laid tiles) is the same.
-    core = _built_core()
+    core = compiled_rami_core()
     positions = _random_positions(150, seed=4)
     in_play = [sum(t.startswith("J") for m in table for t in m) + rack.count("J") for table, rack in positions]
     assert set(in_play) == {0, 1, 2, 3, 4}
@@ -321,7 +308,7 @@ def test_the_compiled_core_equals_the_pure_python_search():
 
 
 def test_the_compiled_core_reports_an_invalid_table():
-    core = _built_core()
+    core = compiled_rami_core()
     with pytest.raises(NoSolution):
         _solve_with(core, [["R4", "B5", "K6"]], ["R7"], "tiles")
 

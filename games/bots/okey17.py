@@ -126,7 +126,7 @@ def _pair_in_area(seen: Seen) -> dict | None:
     targets = [s for s, o in enumerate(seen.view.get("opened") or []) if o == "pairs" and s != seen.seat]
     if not targets or len(seen.rack) < 3:
         return None
-    for t in sorted(set(seen.rack), key=lambda t: -value_of(seen, t)):
+    for t in sorted(dict.fromkeys(seen.rack), key=lambda t: -value_of(seen, t)):
         if seen.rack.count(t) >= 2 and seen.ctx.rack_code(t) != WILD:
             return {"seat": seen.seat, "type": "meld", "tiles": [t, t], "owner": targets[0]}
     return None
@@ -172,7 +172,7 @@ def _adds(seen: Seen, rack, melds, ids, grown, jokers: bool):
     value, then (when ``jokers``) a joker at any open end."""
     ctx = seen.ctx
     out = []
-    for t in sorted(set(rack), key=lambda t: -value_of(seen, t)):
+    for t in sorted(dict.fromkeys(rack), key=lambda t: -value_of(seen, t)):
         code = ctx.rack_code(t)
         if code == WILD:
             continue

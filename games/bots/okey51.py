@@ -126,7 +126,7 @@ def _play_phase(seen: Seen, level: str, rng) -> dict:
     if melds:
         return {"seat": me, "type": "meld", "tiles": write(ctx, melds[:1])[0]}
     # no meld left in the rack: add single tiles, highest first (they would cost value × 5)
-    for t in sorted(set(rack), key=lambda t: -value_of(seen, t)):
+    for t in sorted(dict.fromkeys(rack), key=lambda t: -value_of(seen, t)):
         code = ctx.rack_code(t)
         if code == WILD:
             continue

@@ -26,11 +26,20 @@ from dataclasses import replace
 
 from games.bots.faces import WILD, colour_of, face_str, fitting_faces, number_of, run_ends
 from games.bots.okey51 import _feed_risk
-from games.bots.okey_plan import (closeness, keep_one, laid_tiles, opening_melds, pair_opening,
-                                  partition, near_value, usefulness, value_of, write)
+from games.bots.okey_plan import (
+    closeness,
+    keep_one,
+    laid_tiles,
+    near_value,
+    opening_melds,
+    pair_opening,
+    partition,
+    usefulness,
+    value_of,
+    write,
+)
 from games.bots.partition import OBJ_POINTS, OBJ_TILES, pairs_of
 from games.bots.seen import Seen
-
 
 PAIRS_PLAN = 4
 """Strong keeps identical pairs only with this many pairs in the rack (measured: 0, 3, 4 play alike)."""
@@ -162,7 +171,7 @@ def _add(seen: Seen, level: str) -> dict | None:
             break
     if stuck:
         # no discard is allowed now: any add shrinks the rack towards the exempt last tile
-        for t, i, end, written in _adds(seen, seen.rack, melds, ids, grown, jokers=True):
+        for _tile, i, _end, written in _adds(seen, seen.rack, melds, ids, grown, jokers=True):
             return {"seat": seen.seat, "type": "add", "meld": ids[i], "tile": written}
     return None
 

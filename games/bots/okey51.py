@@ -24,8 +24,18 @@ Measured with ``manage.py selfplay`` (see the report in the bots' commit log).
 from __future__ import annotations
 
 from games.bots.faces import WILD, colour_of, number_of
-from games.bots.okey_plan import (closeness, near_value, keep_one, laid_tiles, opening_melds, pair_opening,
-                                  partition, usefulness, value_of, write)
+from games.bots.okey_plan import (
+    closeness,
+    keep_one,
+    laid_tiles,
+    near_value,
+    opening_melds,
+    pair_opening,
+    partition,
+    usefulness,
+    value_of,
+    write,
+)
 from games.bots.partition import OBJ_POINTS, OBJ_TILES, pairs_of
 from games.bots.seen import Seen, meld_accepts
 
@@ -141,7 +151,6 @@ def _swap(seen: Seen) -> dict | None:
     in team play then in our own or the partner's meld (free, :data:`TEAM_SWAPS`).
 
     Returns a ``swap`` action dict or ``None``."""
-    ctx = seen.ctx
     have = {}
     for t, c in zip(seen.rack, seen.codes):
         if c != WILD and t != "F":

@@ -8,8 +8,17 @@ from __future__ import annotations
 from collections import Counter
 
 from games.bots.faces import WILD, colour_of, number_of
-from games.bots.partition import (OBJ_POINTS, OBJ_TILES, search, _value, counts_of, meld_points,
-                                  meld_tiles, pairs_of, slots_rack_tiles)
+from games.bots.partition import (
+    OBJ_POINTS,
+    OBJ_TILES,
+    _value,
+    counts_of,
+    meld_points,
+    meld_tiles,
+    pairs_of,
+    search,
+    slots_rack_tiles,
+)
 
 
 def laid_tiles(ctx, melds) -> list[str]:

@@ -15,8 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from games.bots.faces import TileContext, face, number_of
-from games.engine.melds import GROUP, PAIR, RUN, rules_for
-from games.engine.melds import meld_points as _points
+from games.engine.melds import GROUP, PAIR, RUN, meld_points as _points, rules_for
 
 OBJ_TILES = "tiles"
 OBJ_POINTS = "points"

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections import Counter
 
 from games.bots.faces import TileContext, face_str, fitting_faces, read_meld, run_ends
-from games.bots.partition import OBJ_POINTS, OBJ_TILES, search, counts_of, meld_points, meld_tiles
+from games.bots.partition import OBJ_POINTS, OBJ_TILES, counts_of, meld_points, meld_tiles, search
 
 THRESHOLD = 30
 CTX = TileContext.for_view({"ruleset": "rami"})

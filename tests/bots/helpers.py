@@ -38,7 +38,8 @@ def compiled_rami_core():
     except ImportError as exc:
         cc = c_compiler()
         if cc is None:
-            pytest.skip(f"no C compiler here, so games.bots._rami_core is not built: the pure-Python solver runs ({exc})")
+            pytest.skip(f"no C compiler here, so games.bots._rami_core is not built: "
+                        f"the pure-Python solver runs ({exc})")
         pytest.fail(f"games.bots._rami_core is not built although a C compiler is here ({cc}): build it with "
                     "`.venv/bin/pip install -e .` (make test and make check do it when setup.py or the C "
                     f"source change); the import said: {exc}")

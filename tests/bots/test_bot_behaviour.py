@@ -8,16 +8,13 @@ import random
 import pytest
 
 import games.bots
-
 from games.bots import choose_action
 from games.bots.faces import TileContext
 from games.bots.partition import OBJ_POINTS, OBJ_TILES, best_partition, meld_points, meld_tiles
 from games.bots.solver_okey import best_melds
 from games.engine import api
-from tests.bots.helpers import played
 from games.engine.tiles import full_set
-
-
+from tests.bots.helpers import played
 
 
 def okey_position(ruleset, racks, table=(), turn=0, phase="play", discards=None, opened=None,
@@ -178,11 +175,10 @@ def test_rack_partition_matches_the_exact_solver(ruleset):
 def test_okey17_keeps_adding_when_no_discard_is_allowed():
     # Every rack tile is playable; only a chain of four adds leaves one tile (the exempt
     # final discard).  Found by the long legality run (round 114).
-    table = [{"id": 1, "owner": 1, "tiles": ["B10", "K10", "Y10"]}, {"id": 2, "owner": 1, "tiles": ["R6", "R7", "R8", "R9"]},
-             {"id": 3, "owner": 1, "tiles": ["R13", "B13", "K13"]}, {"id": 4, "owner": 0, "tiles": ["Y4", "Y5", "Y6", "Y7"]},
-             {"id": 5, "owner": 0, "tiles": ["R11", "R12", "K12=R13"]}, {"id": 6, "owner": 0, "tiles": ["R1", "R2", "R3", "R4"]},
-             {"id": 7, "owner": 2, "tiles": ["B11", "K11", "K12=R11", "Y11"]}, {"id": 8, "owner": 2, "tiles": ["B5", "B6", "B7", "B8"]},
-             {"id": 9, "owner": 2, "tiles": ["R12", "F", "Y12"]}]
+    melds = [(1, ["B10", "K10", "Y10"]), (1, ["R6", "R7", "R8", "R9"]), (1, ["R13", "B13", "K13"]),
+             (0, ["Y4", "Y5", "Y6", "Y7"]), (0, ["R11", "R12", "K12=R13"]), (0, ["R1", "R2", "R3", "R4"]),
+             (2, ["B11", "K11", "K12=R11", "Y11"]), (2, ["B5", "B6", "B7", "B8"]), (2, ["R12", "F", "Y12"])]
+    table = [{"id": i, "owner": owner, "tiles": tiles} for i, (owner, tiles) in enumerate(melds, 1)]
     pos = okey_position("okey17", [["K1"], ["K2"], ["Y13", "R10", "R10", "R5", "B9"], ["Y4"]], table, turn=2,
                         opened=["melds", "melds", "melds", "no"], indicator="K11")
     for level in ("easy", "normal", "strong"):

@@ -10,14 +10,10 @@ import random
 
 import pytest
 
-import games.bots
-
 from games.bots import LEVELS, choose_action
 from games.bots.selfplay import play_round
 from games.engine import api
 from tests.bots.helpers import played
-
-
 
 SEATINGS = [
     ["strong", "normal", "easy", "normal"],
@@ -128,7 +124,8 @@ pos = {"ruleset": "okey51", "options": {}, "indicator": "K5", "turn": 0, "phase"
        "pile": ["K3", "B9", "Y4", "R2", "K11", "Y12"], "discards": [[], [], [], []],
        "seats": [{"rack": r, "opened": o, "penalty": 0} for r, o in
                  [(["R5", "B5", "K11", "Y8"], "melds"), (["K1", "K2"], "no"), (["Y3"], "no"), (["Y4"], "no")]],
-       "table": [{"id": 1, "owner": 0, "tiles": ["R2", "R3", "R4"]}, {"id": 2, "owner": 0, "tiles": ["B2", "B3", "B4"]}],
+       "table": [{"id": 1, "owner": 0, "tiles": ["R2", "R3", "R4"]},
+                 {"id": 2, "owner": 0, "tiles": ["B2", "B3", "B4"]}],
        "highest_opening": 51}
 print(json.dumps([choose_action(api.view(pos, 0), level, seed=1) for level in ("easy", "normal", "strong")]))
 """

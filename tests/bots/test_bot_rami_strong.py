@@ -4,14 +4,9 @@ the most points (not the most tiles) are laid once an opponent is about to go ou
 and a one-tile play that only opens places for the others is held back early."""
 from __future__ import annotations
 
-import pytest
-
-import games.bots
 from games.bots import choose_action, rami
 from games.engine import api
 from tests.bots.helpers import played
-
-
 
 
 def rami_position(rack, table, others=(["K1"] * 1,) * 3):

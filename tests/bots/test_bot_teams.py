@@ -3,14 +3,9 @@ swapped out of opponents' melds first (they pay), then out of our own and the
 partner's melds (free); solo play never swaps from its own meld."""
 from __future__ import annotations
 
-import pytest
-
-import games.bots
 from games.bots import choose_action
 from games.engine import api
 from tests.bots.helpers import played
-
-
 
 
 def team_position(rack, table, teams=True):

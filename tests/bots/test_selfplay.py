@@ -8,11 +8,8 @@ import re
 import pytest
 from django.core.management import call_command
 
-import games.bots
 from games.bots.invariants import violations
 from games.engine import api
-
-
 
 
 @pytest.mark.parametrize("ruleset", api.RULESETS)

@@ -18,7 +18,6 @@ from games.engine.tiles import COLOURS
 from tests.bots.helpers import compiled_rami_core
 
 
-
 def _readings(reals, jokers):
     """Every way to write the jokers that could make a run or group: a run window
     of the right length holding the real numbers, or the missing colours."""
@@ -318,8 +317,7 @@ def test_without_the_extension_the_pure_python_search_answers(monkeypatch):
     # runs the pure-Python search, which still matches the brute force.
     import builtins
 
-    from games.bots import solver_rami as s
-    from games.bots import solver_rami_pass
+    from games.bots import solver_rami as s, solver_rami_pass
 
     monkeypatch.setenv("OKEY_RAMI_PURE", "1")
     assert s._load_core() is None

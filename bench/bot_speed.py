@@ -5,7 +5,9 @@ Usage: python bench/bot_speed.py [rounds per ruleset and level, default 20]
 Plays computer-only rounds on the pure engine, every seat at one level, and
 prints per ruleset and level the decision CPU-time percentiles in milliseconds
 against the budget (p99 ≤ 5 ms okey, ≤ 50 ms rami).  The partition memo is
-cleared before each block so the figures include cold searches.
+cleared before each block so the figures include cold searches.  The first line
+names the rami solver's path: the compiled core, or pure Python (not built, or
+``OKEY_RAMI_PURE=1``; the same decisions, slower).
 """
 from __future__ import annotations
 
@@ -23,6 +25,10 @@ BUDGET_MS = {"okey51": 5.0, "okey17": 5.0, "rami": 50.0}
 
 
 def main(rounds: int) -> None:
+    """Print the decision-time table for ``rounds`` rounds per ruleset and level."""
+    from games.bots import solver_rami
+
+    print("rami solver:", "compiled core" if solver_rami._core is not None else "pure Python")
     print(f"{'ruleset':<8}{'level':<8}{'decisions':>10}{'p50':>8}{'p90':>8}{'p99':>8}{'max':>9}  budget p99")
     for ruleset in RULESETS:
         for level in LEVELS:

@@ -37,23 +37,41 @@ def choose_action(view: dict, level: str = "normal", seed: int | str | None = No
         level = "normal"
     rng = random.Random(_rng_key(view, level, seed))
     try:
-        ruleset = view["ruleset"]
-        if ruleset == "okey51":
-            from games.bots import okey51
-            from games.bots.seen import decode
-            return okey51.act(decode(view), level, rng)
-        if ruleset == "okey17":
-            from games.bots import okey17
-            from games.bots.seen import decode
-            return okey17.act(decode(view), level, rng)
-        if ruleset == "rami":
-            from games.bots import rami
-            return rami.act(view, level, rng)
+        play = _player(view["ruleset"])
+        if play is not None:
+            return play(view, level, rng)
     except Exception:  # noqa: BLE001 - a bot must always answer (contract)
         if STRICT:
             raise
         log.exception("bot planning failed (%s, %s); playing the safe action", view.get("ruleset"), level)
     return safe_action(view)
+
+
+def _okey51(view: dict, level: str, rng) -> dict:
+    from games.bots import okey51
+    from games.bots.seen import decode
+    return okey51.act(decode(view), level, rng)
+
+
+def _okey17(view: dict, level: str, rng) -> dict:
+    from games.bots import okey17
+    from games.bots.seen import decode
+    return okey17.act(decode(view), level, rng)
+
+
+def _rami(view: dict, level: str, rng) -> dict:
+    from games.bots import rami
+    return rami.act(view, level, rng)
+
+
+PLAYERS = {"okey51": _okey51, "okey17": _okey17, "rami": _rami}
+"""The computer player of each ruleset id: ``f(view, level, rng) -> action``.  The
+modules load on first use, so importing ``games.bots`` stays cheap for the server."""
+
+
+def _player(ruleset_id):
+    """The player of ``ruleset_id`` or None (an unknown id plays the safe action)."""
+    return PLAYERS.get(ruleset_id) if isinstance(ruleset_id, str) else None
 
 
 def _rng_key(view: dict, level: str, seed) -> str:

@@ -1,4 +1,5 @@
-/* Compiled core of the exact rami solver (games/bots/solver_rami.py).
+/* Compiled core of the exact rami solver (games/bots/solver_rami.py, one pass
+ * in games/bots/solver_rami_pass.py).
  *
  * A line-by-line port of the pure-Python search: the beam pass, the pass
  * bounded by every remaining rack tile, the per-colour bound
@@ -19,7 +20,7 @@
  * w_joker, w_num, unit, slack, beam, direct_gap, prune_from) -> None (no
  * arrangement) or (best_key, plans): 65 plans in step order (per number n: the
  * four cells, then the groups of n); a cell's plan is the 8-tuple (e3, ye, a0,
- * a1, a2, yp, g, r) of solver_rami._build, a group step's plan the jokers
+ * a1, a2, yp, g, r) of solver_rami_melds.build, a group step's plan the jokers
  * added.  VERSION must equal solver_rami._CORE_VERSION (a stale build is not
  * used).  Not re-entrant: the caller holds the GIL throughout.
  */

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.engine.melds import rules_for
 from games.engine.tiles import COLOURS, okey_of
 
 WILD = -1
@@ -47,7 +48,8 @@ class TileContext:
 
     ``wild``: the physical wild tile string (``"R6"`` okey, ``"J"`` rami);
     ``false_face``: the face ``F`` plays as (okey rulesets) or ``None``;
-    ``ace_high``: runs may end ``12-13-1`` (``okey51`` only, RULES.md §2).
+    ``ace_high``: runs may end ``12-13-1`` (the ruleset's ``MeldRules.ace_high``:
+    ``okey51`` only, RULES.md §2).
     """
 
     ruleset: str
@@ -57,12 +59,14 @@ class TileContext:
 
     @classmethod
     def for_view(cls, view: dict) -> "TileContext":
-        """Build from a bot view (``ruleset`` and, for okey, ``indicator``)."""
+        """Build from a bot view (``ruleset`` and, where the okeys are wild, ``indicator``
+        or ``okey``).  ValueError for an unknown ruleset."""
         ruleset = view["ruleset"]
-        if ruleset == "rami":
-            return cls(ruleset, "J", None, False)
+        rules = rules_for(ruleset)
+        if rules.joker_wild:  # the jokers are wild; no false joker (RULES.md §1)
+            return cls(ruleset, "J", None, rules.ace_high)
         okey = view.get("okey") or okey_of(view["indicator"])
-        return cls(ruleset, okey, parse_str(okey), ruleset == "okey51")
+        return cls(ruleset, okey, parse_str(okey), rules.ace_high)
 
     def rack_code(self, tile: str) -> int:
         """Face code of a rack tile, or :data:`WILD` for the wild tile."""
@@ -80,7 +84,7 @@ class TileContext:
 
     def wild_str(self, code: int) -> str:
         """How a wild standing for ``code`` is written in a meld (RULES.md §1)."""
-        if self.ruleset != "rami" and code == self.false_face:
+        if code == self.false_face:  # the okey standing for itself is written bare
             return self.wild
         return f"{self.wild}={face_str(code)}"
 

@@ -25,22 +25,22 @@ def violations(position: dict) -> list[str]:
     - okey: a meld id appears once.
     """
     ruleset = position["ruleset"]
+    facts = api.ruleset(ruleset)
     players = len(position["seats"])
     found = Counter()
     for s in position["seats"]:
         found.update(s["rack"])
     found.update(position.get("pile") or [])
     problems = []
-    if ruleset == "rami":
-        melds = [list(m) for m in position["table"]]
-        indicator = None
-    else:
-        melds = [m["tiles"] for m in position["table"]]
-        ids = [m["id"] for m in position["table"]]
-        if len(ids) != len(set(ids)):
-            problems.append("duplicate meld id")
-        indicator = position.get("indicator")
+    # okey melds carry an id and an owner, rami melds are plain tile lists (RULES.md §7)
+    melds = [m["tiles"] if isinstance(m, dict) else list(m) for m in position["table"]]
+    ids = [m["id"] for m in position["table"] if isinstance(m, dict)]
+    if len(ids) != len(set(ids)):
+        problems.append("duplicate meld id")
+    indicator = position.get("indicator") if facts.has_indicator else None
+    if facts.has_indicator:
         found[indicator] += 1
+    if facts.has_discards:
         for d in position.get("discards") or []:
             found.update(d)
     for m in melds:

@@ -26,11 +26,20 @@ from dataclasses import replace
 
 from games.bots.faces import WILD, colour_of, face_str, fitting_faces, number_of, run_ends
 from games.bots.okey51 import _feed_risk
-from games.bots.okey_plan import (closeness, keep_one, laid_tiles, opening_melds, pair_opening,
-                                  partition, near_value, usefulness, value_of, write)
+from games.bots.okey_plan import (
+    closeness,
+    keep_one,
+    laid_tiles,
+    near_value,
+    opening_melds,
+    pair_opening,
+    partition,
+    usefulness,
+    value_of,
+    write,
+)
 from games.bots.partition import OBJ_POINTS, OBJ_TILES, pairs_of
 from games.bots.seen import Seen
-
 
 PAIRS_PLAN = 4
 """Strong keeps identical pairs only with this many pairs in the rack (measured: 0, 3, 4 play alike)."""
@@ -126,7 +135,7 @@ def _pair_in_area(seen: Seen) -> dict | None:
     targets = [s for s, o in enumerate(seen.view.get("opened") or []) if o == "pairs" and s != seen.seat]
     if not targets or len(seen.rack) < 3:
         return None
-    for t in sorted(set(seen.rack), key=lambda t: -value_of(seen, t)):
+    for t in sorted(dict.fromkeys(seen.rack), key=lambda t: -value_of(seen, t)):
         if seen.rack.count(t) >= 2 and seen.ctx.rack_code(t) != WILD:
             return {"seat": seen.seat, "type": "meld", "tiles": [t, t], "owner": targets[0]}
     return None
@@ -162,7 +171,7 @@ def _add(seen: Seen, level: str) -> dict | None:
             break
     if stuck:
         # no discard is allowed now: any add shrinks the rack towards the exempt last tile
-        for t, i, end, written in _adds(seen, seen.rack, melds, ids, grown, jokers=True):
+        for _tile, i, _end, written in _adds(seen, seen.rack, melds, ids, grown, jokers=True):
             return {"seat": seen.seat, "type": "add", "meld": ids[i], "tile": written}
     return None
 
@@ -172,7 +181,7 @@ def _adds(seen: Seen, rack, melds, ids, grown, jokers: bool):
     value, then (when ``jokers``) a joker at any open end."""
     ctx = seen.ctx
     out = []
-    for t in sorted(set(rack), key=lambda t: -value_of(seen, t)):
+    for t in sorted(dict.fromkeys(rack), key=lambda t: -value_of(seen, t)):
         code = ctx.rack_code(t)
         if code == WILD:
             continue

@@ -24,8 +24,18 @@ Measured with ``manage.py selfplay`` (see the report in the bots' commit log).
 from __future__ import annotations
 
 from games.bots.faces import WILD, colour_of, number_of
-from games.bots.okey_plan import (closeness, near_value, keep_one, laid_tiles, opening_melds, pair_opening,
-                                  partition, usefulness, value_of, write)
+from games.bots.okey_plan import (
+    closeness,
+    keep_one,
+    laid_tiles,
+    near_value,
+    opening_melds,
+    pair_opening,
+    partition,
+    usefulness,
+    value_of,
+    write,
+)
 from games.bots.partition import OBJ_POINTS, OBJ_TILES, pairs_of
 from games.bots.seen import Seen, meld_accepts
 
@@ -126,7 +136,7 @@ def _play_phase(seen: Seen, level: str, rng) -> dict:
     if melds:
         return {"seat": me, "type": "meld", "tiles": write(ctx, melds[:1])[0]}
     # no meld left in the rack: add single tiles, highest first (they would cost value × 5)
-    for t in sorted(set(rack), key=lambda t: -value_of(seen, t)):
+    for t in sorted(dict.fromkeys(rack), key=lambda t: -value_of(seen, t)):
         code = ctx.rack_code(t)
         if code == WILD:
             continue
@@ -141,7 +151,6 @@ def _swap(seen: Seen) -> dict | None:
     in team play then in our own or the partner's meld (free, :data:`TEAM_SWAPS`).
 
     Returns a ``swap`` action dict or ``None``."""
-    ctx = seen.ctx
     have = {}
     for t, c in zip(seen.rack, seen.codes):
         if c != WILD and t != "F":

@@ -8,8 +8,17 @@ from __future__ import annotations
 from collections import Counter
 
 from games.bots.faces import WILD, colour_of, number_of
-from games.bots.partition import (OBJ_POINTS, OBJ_TILES, search, _value, counts_of, meld_points,
-                                  meld_tiles, pairs_of, slots_rack_tiles)
+from games.bots.partition import (
+    OBJ_POINTS,
+    OBJ_TILES,
+    _value,
+    counts_of,
+    meld_points,
+    meld_tiles,
+    pairs_of,
+    search,
+    slots_rack_tiles,
+)
 
 
 def laid_tiles(ctx, melds) -> list[str]:
@@ -134,7 +143,7 @@ def usefulness(seen, rack: list[str], objective: str) -> dict:
     ctx = seen.ctx
     counts, wilds = counts_of(ctx, rack)
     _, melds = search(counts, wilds, ctx.ruleset, objective, ctx.ace_high)
-    out = {t: 0 for t in set(rack)}
+    out = dict.fromkeys(rack, 0)
     for m in melds:
         whole = _value(ctx.ruleset, objective, m)
         is_group = len({number_of(f) for f, _ in m}) == 1
@@ -214,7 +223,7 @@ def near_value(seen, rack: list[str], objective: str = OBJ_POINTS) -> dict:
                 if v > best.get(t, 0):
                     best[t] = v
     out = {}
-    for t in set(rack):
+    for t in dict.fromkeys(rack):
         c = ctx.rack_code(t)
         out[t] = best.get(c, 0) if c != WILD else 0
     return out

@@ -15,27 +15,28 @@ from __future__ import annotations
 from functools import lru_cache
 
 from games.bots.faces import TileContext, face, number_of
+from games.engine.melds import GROUP, PAIR, RUN, meld_points as _points, rules_for
 
 OBJ_TILES = "tiles"
 OBJ_POINTS = "points"
 
 
 def meld_points(ruleset: str, slots) -> int:
-    """Opening points of a run/group given as slots (RULES.md §2 meld points table).
+    """Opening points of a run/group/pair given as slots (RULES.md §2 meld points table),
+    by the ruleset's ``MeldRules.points`` (``games.engine.melds.meld_points``).
 
-    okey51/rami: sum of values (a wild counts as what it represents, a 1 is 1).
-    okey17: run = second-highest number + 1 per tile beyond three; group = number
-    (+1 with four tiles); pair = the number once.
+    Sum of values (okey51, rami: a wild counts as what it represents, a 1 is 1), or
+    okey17's meld values: run = second-highest number + 1 per tile beyond three;
+    group = number (+1 with four tiles); pair = the number once.
     """
     nums = [number_of(f) for f, _ in slots]
-    if ruleset != "okey17":
-        return sum(nums)
     if len(slots) == 2:
-        return nums[0]
-    if len(set(nums)) == 1:
-        return nums[0] + (1 if len(slots) == 4 else 0)
-    top = sorted(nums)
-    return top[-2] + len(slots) - 3
+        kind = PAIR
+    elif len(set(nums)) == 1:
+        kind = GROUP
+    else:
+        kind = RUN
+    return _points(rules_for(ruleset), kind, nums)
 
 
 def _value(ruleset: str, objective: str, slots) -> int:

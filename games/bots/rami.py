@@ -11,10 +11,9 @@ A turn is one action: ``play`` (the whole new table) or ``draw``.
   and keeps its rack jokers unless they let it go out or lay three tiles or more.
   Once some opponent holds at most :data:`VALUE_RACK` tiles, ``strong`` lays the
   play with the most points instead of the most tiles (the solver's ``value``
-  objective), since a rack left when someone goes out costs its sum.  Only with
-  the solver's compiled core: in pure Python that search takes too long (bench
-  ``bot_speed``, strong rami p99 170 ms against the 50 ms budget; with the core
-  9.7 ms), so the pure fallback keeps the most-tiles play.
+  objective), since a rack left when someone goes out costs its sum.  The
+  solver's compiled core and its pure-Python search give the same answers, so
+  the bot plays the same with or without the core (only slower without).
 - ``strong`` holds back (draws instead of playing) in one narrow case,
   :data:`HOLD_BACK`: early in the round (every opponent 10+ tiles, pile 40+),
   when the play would lay a single tile that opens new places for the others
@@ -31,11 +30,13 @@ A turn is one action: ``play`` (the whole new table) or ``draw``.
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from games.bots.faces import TileContext, face_str, fitting_faces, read_meld, run_ends
-from games.bots.partition import OBJ_POINTS, OBJ_TILES, search, counts_of, meld_points, meld_tiles
+from games.bots.partition import OBJ_POINTS, OBJ_TILES, counts_of, meld_points, meld_tiles, search
 
 THRESHOLD = 30
-CTX = TileContext("rami", "J", None, False)
+CTX = TileContext.for_view({"ruleset": "rami"})
 
 SOLVER_JOKER_TILES = 80
 """Strong: table melds holding jokers go to the solver too when the table and the rack's
@@ -131,8 +132,6 @@ def _holds_back(view: dict, rack: list[str], table: list[list[str]], new_table: 
     RULES.md §5): a small play that does not go out and opens new places for the others
     while nobody is near going out.  Uses only the seat's view (``rack_counts``,
     ``pile_count``, the table and the rack)."""
-    from collections import Counter
-
     rule = HOLD_BACK
     if not rule:
         return False
@@ -143,13 +142,10 @@ def _holds_back(view: dict, rack: list[str], table: list[list[str]], new_table: 
     if (view.get("pile_count") or 0) < rule["pile_min"]:
         return False
 
-    def phys(melds):
-        return Counter(t.partition("=")[0] for m in melds for t in m)
-
-    laid = sum((phys(new_table) - phys(table)).values())
+    laid = sum((_tiles_of(new_table) - _tiles_of(table)).values())
     if laid == 0 or laid >= len(rack) or laid > rule["max_tiles"]:
         return False
-    seen = phys(new_table) + Counter(rack)
+    seen = _tiles_of(new_table) + Counter(rack)
     new = _places(new_table) - _places(table)
     copies = 3 if (view.get("players") or 4) > 4 else 2  # the 160-tile set (D-1)
     unseen = sum(max(0, copies - seen[face_str(f)]) for f in new)
@@ -177,43 +173,44 @@ def _race_lost(view: dict) -> bool:
     return any(n <= VALUE_RACK for i, n in enumerate(counts) if i != seat)
 
 
+def _tiles_of(melds) -> Counter:
+    """The physical tiles of ``melds`` (``J`` for a joker written ``J=X``)."""
+    return Counter(t.partition("=")[0] for m in melds for t in m)
+
+
+def _laid_plain(table: list[list[str]], new_table: list[list[str]]) -> list[str]:
+    """The numbered tiles ``new_table`` holds beyond ``table`` (jokers left out)."""
+    return [t for t in (_tiles_of(new_table) - _tiles_of(table)).elements() if t != "J"]
+
+
 def _laid_points(table: list[list[str]], new_table: list[list[str]]) -> int:
     """Face value (points) of the numbered tiles ``new_table`` holds beyond ``table``
     (jokers count 0, as in the solver's ``value`` objective)."""
-    from collections import Counter
-
-    def phys(melds):
-        return Counter(t.partition("=")[0] for m in melds for t in m)
-
-    laid = phys(new_table) - phys(table)
-    return sum(int(t[1:]) * k for t, k in laid.items() if t != "J")
+    return sum(int(t[1:]) for t in _laid_plain(table, new_table))
 
 
 def _value_play(rack: list[str], table: list[list[str]], new_table: list[list[str]]):
     """Strong, late (RULES.md §5 "End": a rack left when someone goes out costs its
     sum): the exact solver's play with the ``value`` objective (most points laid, rack
     jokers kept) when it lays more points than ``new_table``; ``new_table`` unchanged
-    when that goes out, when it lays as many points or more, or without the solver's
-    compiled core.  Table melds with jokers are fixed or free as in
-    :func:`_solver_play`.  Returns a table (list of melds)."""
+    when that goes out or when no play lays more points.  Table melds with jokers are
+    fixed or free as in :func:`_solver_play`; the tiles ``new_table`` lays are the
+    solver's hint (the same answer, found faster in pure Python).  Returns a table
+    (list of melds)."""
     laid = sum(len(m) for m in new_table) - sum(len(m) for m in table)
     if laid == len(rack):
         return new_table  # goes out: nothing beats it
-    try:
-        from games.bots import solver_rami
-    except ImportError:
-        return new_table
-    if getattr(solver_rami, "_core", None) is None:
-        return new_table  # pure Python: the value objective is too slow (module docstring)
-    solve = solver_rami.solve
+    from games.bots.solver_rami import solve_above
+
     fixed, free, plain = _solver_split(rack, table)
     try:
-        placed_n, value, new_free, placed = solve(free, plain, "value")
+        found = solve_above(free, plain, _laid_points(table, new_table), hint=_laid_plain(table, new_table))
     except Exception:  # noqa: BLE001 - keep the tiles play
         return new_table
+    if found is None:
+        return new_table  # no play lays more points
+    placed_n, _, new_free, placed = found
     if not placed_n or not _checked(free, plain, new_free, placed):
-        return new_table
-    if value <= _laid_points(table, new_table):
         return new_table
     return [list(m) for m in fixed] + [list(m) for m in new_free]
 
@@ -301,14 +298,12 @@ def _solver_play(view: dict, rack: list[str], table: list[list[str]]):
     The rack's jokers stay in the rack (kept late).  Melds holding a joker go to
     the solver with the rest when the problem holds at most
     :data:`SOLVER_JOKER_TILES` tiles, else they stay as they are (joker-free
-    problems are the fast ones).  The
+    problems are the fast ones); the greedy play's tiles are the solver's hint.  The
     greedy play wins when it goes out.  The solver's answer is checked (tile
     multiset = old table + laid rack tiles, every meld valid) before use.
     """
-    try:
-        from games.bots.solver_rami import solve
-    except ImportError:
-        return None
+    from games.bots.solver_rami import solve
+
     greedy_table, greedy_left = lay(rack, table, extend=True)
     if not greedy_left:
         return greedy_table
@@ -340,18 +335,13 @@ def _solver_split(rack: list[str], table: list[list[str]]):
 def _checked(table, rack, new_table, placed) -> bool:
     """True when ``new_table`` holds exactly the old table's tiles plus ``placed``
     (all from the rack) in valid melds."""
-    from collections import Counter
-
-    from games.engine.rulesets.rami import meld_info
-
-    def phys(melds):
-        return Counter(t.partition("=")[0] for m in melds for t in m)
+    from games.engine.api import meld_info
 
     if Counter(placed) - Counter(rack):
         return False
-    if phys(new_table) != phys(table) + Counter(placed):
+    if _tiles_of(new_table) != _tiles_of(table) + Counter(placed):
         return False
-    return all(meld_info(list(m))["valid"] for m in new_table)
+    return all(meld_info("rami", list(m))["valid"] for m in new_table)
 
 
 __all__ = ["act", "initial_melds", "lay"]

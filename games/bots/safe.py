@@ -1,15 +1,19 @@
 """The fallback action when planning fails (docs/engine-api.md: a bot never raises)."""
 from __future__ import annotations
 
+from games.engine.api import RULESETS
+
 
 def safe_action(view: dict) -> dict:
-    """Draw in the draw phase (and in rami); in the play phase discard the first
-    rack tile that fits no table meld and is not a wild, else the first tile.
+    """Draw in the draw phase (and where the ruleset has no discards: rami, RULES.md §5);
+    in the play phase discard the first rack tile that fits no table meld and is not a
+    wild, else the first tile.
 
     Returns a RULES.md §7 action dict with ``seat``.  Never raises on a view with a rack.
     """
     seat = view.get("seat")
-    if view.get("ruleset") == "rami" or view.get("phase") == "draw":
+    ruleset = RULESETS.get(view.get("ruleset")) if isinstance(view.get("ruleset"), str) else None
+    if (ruleset is not None and not ruleset.has_discards) or view.get("phase") == "draw":
         return {"seat": seat, "type": "draw"}
     rack = list(view.get("rack") or [])
     if not rack:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.bots.faces import WILD, TableMeld, TileContext, can_grow, fitting_faces, read_meld
+from games.engine import api
 
 
 @dataclass
@@ -16,7 +17,8 @@ class Seen:
 
     ``rack``: tile strings; ``codes``: their face codes (``WILD`` for okeys);
     ``melds``: :class:`TableMeld` per table meld, same order as ``table``;
-    ``fit_faces``: faces that fit some table meld now; ``any_growable``: a wild fits somewhere.
+    ``fit_faces``: faces that fit some table meld now; ``any_growable``: a wild fits somewhere;
+    ``partner_seat``: the partner in team play, else ``None``.
     """
 
     view: dict
@@ -30,17 +32,15 @@ class Seen:
     melds: list
     fit_faces: set = field(default_factory=set)
     any_growable: bool = False
+    partner_seat: int | None = None
 
     @property
     def ruleset(self) -> str:
         return self.view["ruleset"]
 
     def partner(self) -> int | None:
-        """Partner seat in okey51 team play (seats 0+2, 1+3), else ``None``."""
-        opts = self.view.get("options") or {}
-        if self.ruleset == "okey51" and opts.get("teams") and self.players == 4:
-            return (self.seat + 2) % 4
-        return None
+        """Partner seat in team play (okey51 teams: seats 0+2, 1+3, RULES.md §3), else ``None``."""
+        return self.partner_seat
 
     def friendly(self, owner) -> bool:
         """True when adding/swapping on ``owner``'s meld costs nobody (self or partner, RULES.md §3)."""
@@ -80,7 +80,14 @@ def decode(view: dict) -> Seen:
     players = len(view.get("rack_counts") or view.get("opened") or [0, 0, 0, 0])
     return Seen(view, ctx, seat, players, rack, [ctx.rack_code(t) for t in rack],
                 (view.get("opened") or ["no"] * players)[seat], list(view.get("table") or []),
-                melds, fit, growable)
+                melds, fit, growable, _partner(view, seat, players))
+
+
+def _partner(view: dict, seat: int, players: int) -> int | None:
+    """The partner of ``seat`` when the ruleset plays this table in teams: its
+    ``team_totals`` pairs seats 0+2 and 1+3 (RULES.md §3), else ``None``."""
+    teams = api.ruleset(view["ruleset"]).team_totals(view.get("options") or {}, [0] * players)
+    return (seat + 2) % players if teams is not None else None
 
 
 def meld_accepts(seen: Seen, m: TableMeld, code: int) -> bool:

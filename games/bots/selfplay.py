@@ -2,8 +2,9 @@
 command, the bot tests and ``bench/bot_speed.py``.
 
 Every decision goes through :func:`games.bots.choose_action` with the seat's
-``api.view`` only; every action is applied by ``games.engine.api.apply`` and the
-position's invariants (``games.bots.invariants``) are checked after it.
+``api.view`` only; every action is played by ``games.engine.api.step`` (a refusal
+is a Step, never an exception) and the position's invariants
+(``games.bots.invariants``) are checked after it.
 """
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from dataclasses import dataclass, field
 from games.bots import choose_action, safe_action
 from games.bots.invariants import violations
 from games.engine import api
-from games.engine.errors import IllegalAction
 
 MAX_ACTIONS = 4000
 """A round taking more actions than this counts as stuck (a violation)."""
@@ -57,9 +57,10 @@ def play_round(ruleset: str, seed: str, levels: list[str], options: dict | None 
         on_decision: optional ``f(view, action)`` called for every bot decision
             (the tests use it to see exactly what the bot was given).
     Returns a :class:`RoundResult`.  A refused bot action is recorded in
-    ``illegal`` and replaced by :func:`games.bots.safe_action`; if that is refused
-    too, or the round exceeds :data:`MAX_ACTIONS`, a violation is recorded and the
-    round stops.
+    ``illegal`` (its refusal code, the action, the rack and table the bot saw); the
+    position it leaves (a penalty that stays, RULES.md §4) is kept and
+    :func:`games.bots.safe_action` is played instead; if that is refused too, or the
+    round exceeds :data:`MAX_ACTIONS`, a violation is recorded and the round stops.
     """
     n = len(levels)
     pos = api.deal(ruleset, options or {}, seed, players=n, first=first)
@@ -79,17 +80,15 @@ def play_round(ruleset: str, seed: str, levels: list[str], options: dict | None 
         if on_decision is not None:
             on_decision(v, action)
         count += 1
-        try:
-            pos = api.apply(pos, action)
-        except IllegalAction as exc:
-            illegal.append((exc.code, action, v.get("rack"), v.get("table")))
-            if exc.position is not None:
-                pos = exc.position
-            try:
-                pos = api.apply(pos, safe_action(api.view(pos, seat)))
-            except IllegalAction as exc2:
-                problems.append(f"safe action refused: {exc2.code}")
+        done = api.step(pos, action)
+        pos = done.position
+        if not done.accepted:
+            illegal.append((done.code, action, v.get("rack"), v.get("table")))
+            fallback = api.step(pos, safe_action(api.view(pos, seat)))
+            if not fallback.accepted:
+                problems.append(f"safe action refused: {fallback.code}")
                 break
+            pos = fallback.position
         if check:
             problems.extend(violations(pos))
     totals = api.round_totals(pos) or [0] * n

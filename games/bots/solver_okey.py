@@ -21,9 +21,15 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from games.engine.melds import GROUP, PAIR, RUN, MeldRules, meld_points, rules_for
 from games.engine.tiles import COLOURS, FALSE_JOKER, okey_of, parse_face
 
-RULESETS = ("okey51", "okey17")
+PAIRS_OBJECTIVE = {"okey51": "pairs", "okey17": "points"}
+"""What a pairs opening needs, per okey ruleset id (the rulesets this solver serves):
+okey51 opens with at least five pairs, whatever their points (RULES.md §3), so the most
+pairs first; okey17 with pair points over its pairs threshold (RULES.md §4), so the most
+points first."""
+RULESETS = tuple(PAIRS_OBJECTIVE)
 OBJECTIVES = ("points", "tiles")
 
 # A face (colour, number) is the integer colour * 13 + number - 1, 0..51.
@@ -75,26 +81,16 @@ class _Hand:
         return write
 
 
-def _meld_points(ruleset: str, kind: str, numbers: list[int]) -> int:
-    """Meld points of a run (numbers in order, a trailing 1 after 13) or group.
+def _longest_run(rules: MeldRules) -> int:
+    """The longest run worth trying (RULES.md §2 meld points).
 
-    RULES.md §2: ``okey51`` sums the values; ``okey17`` gives a run the median
-    of its three highest numbers plus 1 per tile beyond three, a group its
-    number (+1 with four tiles).
+    Longer runs are never needed: with summed points (okey51) a run of 6+ splits
+    into two runs of 3+ with the same tiles and as many points; with okey17's meld
+    values a run a..b of 7+ split after a+3 loses nothing (the points change by
+    a+3-4 >= 0), while 1..6 (8 points) beats 1..3 + 4..6 (7).  Each half keeps a
+    real tile (<= 2 wilds).
     """
-    if ruleset == "okey51":
-        return sum(numbers)
-    if kind == "group":
-        return numbers[0] + (1 if len(numbers) == 4 else 0)
-    top = sorted(numbers)[-2]  # okey17 runs never wrap, so numbers are ranks
-    return top + len(numbers) - 3
-
-
-# Longer runs are never needed: a run of 6+ splits into two runs of 3+ with the
-# same tiles and as many points in okey51 (sums); in okey17 a run a..b of 7+
-# split after a+3 loses nothing (the points change by a+3-4 >= 0), while 1..6
-# (8 points) beats 1..3 + 4..6 (7).  Each half keeps a real tile (<= 2 wilds).
-_LONGEST_RUN = {"okey51": 5, "okey17": 6}
+    return 5 if rules.points == "sum" else 6
 
 
 def _candidate_melds(ruleset: str, counts: list[int], wilds: int, first: int):
@@ -103,12 +99,13 @@ def _candidate_melds(ruleset: str, counts: list[int], wilds: int, first: int):
     Yields ``(slots, reals, wilds_used, points)`` where ``slots`` is the meld's
     list of ``(face, is_wild)`` in table order and ``reals`` the real faces used.
     """
+    rules = rules_for(ruleset)
     colour, number = divmod(first, 13)
     number += 1
-    # Runs: positions 1..13, plus 14 standing for a 1 after 13 in okey51.
-    top = 14 if ruleset == "okey51" else 13
-    longest = _LONGEST_RUN[ruleset]
-    own_positions = [number] + ([14] if ruleset == "okey51" and number == 1 else [])
+    # Runs: positions 1..13, plus 14 standing for a 1 after 13 where runs may end 12-13-1.
+    top = 14 if rules.ace_high else 13
+    longest = _longest_run(rules)
+    own_positions = [number] + ([14] if rules.ace_high and number == 1 else [])
     for own in own_positions:
         for low in range(max(1, own - longest + 1), own + 1):
             if own == 14 and low == 1:
@@ -117,15 +114,15 @@ def _candidate_melds(ruleset: str, counts: list[int], wilds: int, first: int):
                 if high - low + 1 > longest or (low == 1 and high == 14):
                     break
                 others = [p for p in range(low, high + 1) if p != own]
-                yield from _fill(ruleset, "run", colour, number, own, low, high, others, counts, wilds)
+                yield from _fill(rules, colour, number, own, low, high, others, counts, wilds)
     # Groups: 3 or 4 different colours of one number.
     rest = [c for c in range(4) if c != colour]
     for size in (2, 3):
         for chosen in combinations(rest, size):
-            yield from _fill_group(ruleset, first, number, chosen, counts, wilds)
+            yield from _fill_group(rules, first, number, chosen, counts, wilds)
 
 
-def _fill(ruleset, kind, colour, number, own, low, high, others, counts, wilds):
+def _fill(rules, colour, number, own, low, high, others, counts, wilds):
     """Fill the run positions ``others`` with real tiles or wilds, every way."""
     options = []
     for p in others:
@@ -145,10 +142,10 @@ def _fill(ruleset, kind, colour, number, own, low, high, others, counts, wilds):
         numbers = [1 if p == 14 else p for p in range(low, high + 1)]
         reals = [f for f, w in ordered if not w]
         used = len(ordered) - len(reals)
-        yield ordered, reals, used, _meld_points(ruleset, "run", numbers)
+        yield ordered, reals, used, meld_points(rules, RUN, numbers)
 
 
-def _fill_group(ruleset, first, number, colours, counts, wilds):
+def _fill_group(rules, first, number, colours, counts, wilds):
     options = []
     for c in colours:
         face = _face(c, number)
@@ -164,7 +161,7 @@ def _fill_group(ruleset, first, number, colours, counts, wilds):
         ordered = sorted([(first, False), *slots])
         reals = [f for f, w in ordered if not w]
         used = len(ordered) - len(reals)
-        yield ordered, reals, used, _meld_points(ruleset, "group", [number] * len(ordered))
+        yield ordered, reals, used, meld_points(rules, GROUP, [number] * len(ordered))
 
 
 def _product_limited(options, wilds):
@@ -261,7 +258,7 @@ def best_melds(rack: list[str], ruleset: str, indicator: str, objective: str = "
 
 def _pair_points(ruleset: str, number: int) -> int:
     """Pair points (RULES.md §2): ``okey51`` the sum of both values, ``okey17`` the number once."""
-    return number if ruleset == "okey17" else 2 * number
+    return meld_points(rules_for(ruleset), PAIR, [number, number])
 
 
 def best_pairs(rack: list[str], indicator: str, ruleset: str = "okey51",
@@ -290,7 +287,7 @@ def best_pairs(rack: list[str], indicator: str, ruleset: str = "okey51",
     if ruleset not in RULESETS:
         raise ValueError(f"unknown okey ruleset {ruleset!r}")
     if objective is None:
-        objective = "pairs" if ruleset == "okey51" else "points"
+        objective = PAIRS_OBJECTIVE[ruleset]
     if objective not in ("pairs", "points"):
         raise ValueError(f"unknown objective {objective!r}")
     hand = _Hand(rack, indicator)

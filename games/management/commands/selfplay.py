@@ -28,7 +28,7 @@ class Command(BaseCommand):
     requires_system_checks = []  # pure engine: nothing the checks guard is used
 
     def add_arguments(self, parser):
-        parser.add_argument("--ruleset", required=True, choices=RULESETS)
+        parser.add_argument("--ruleset", required=True, choices=list(RULESETS))
         parser.add_argument("--rounds", type=int, default=100)
         parser.add_argument("--seats", default="strong,normal,normal,easy",
                             help="comma-separated bot level per seat, e.g. strong,normal,normal,easy")
@@ -82,7 +82,7 @@ class Command(BaseCommand):
     def _report(self, ruleset, levels, results, illegal, broken, options=None):
         """Print the per-level table; ``options``: the ``--options`` given (shown in the header)."""
         out = self.stdout
-        better = "higher" if ruleset == "rami" else "lower"
+        better = "higher" if api.ruleset(ruleset).higher_wins else "lower"
         mixed = " (orderings mixed)" if len({tuple(r.levels) for r in results}) > 1 else ""
         shown = f", options {json.dumps(options, sort_keys=True)}" if options else ""
         out.write(f"ruleset {ruleset}{shown}, seats {','.join(levels)}{mixed}, {len(results)} rounds "

@@ -151,7 +151,7 @@ class Round(models.Model):
     """One round (deal) of a match, with its results once over.
 
     `commitment` = sha256(seed) is public from the deal; `seed` is shown only once the
-    round is over, so anyone can re-deal it with `engine.api.deal` and check.
+    round is over, so anyone can re-deal it with the ruleset's `deal` and check (`manage.py verify_round`).
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")

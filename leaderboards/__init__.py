@@ -1,4 +1,4 @@
-"""Ratings, leaderboards and solo records (RULES.md §6 "Records", issue 5).
+"""Ratings, leaderboards and solo records (RULES.md §6 "Records").
 
 `record_result(match)` records one finished match (the commit path calls it after the
 match's commit, the sweeper for any it missed); the work is in `leaderboards.recording`.

@@ -1,16 +1,18 @@
 """Moderation in the Django admin: users (search, suspend, ban, mute, lift; their matches,
-sanctions and reports), chat lines (remove, mute the author) and abuse reports."""
+sanctions and reports) and player settings. The table chat's lines and reports have their
+admin pages with the chat (`games.chat.admin`)."""
 from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin_actions import reason_action
-from accounts.moderation import ChatMessage, ChatReport, Sanction, active_suspension, lift, sanction
+from accounts.moderation import Sanction, active_suspension, lift, sanction
 from accounts.player_settings import PlayerSettings
+from games.chat.models import ChatReport
 from games.models import Match
 
 User = get_user_model()
@@ -90,7 +92,7 @@ class PlayerAdmin(UserAdmin):
         rows = ChatReport.objects.filter(reported=user) | ChatReport.objects.filter(reporter=user)
         return format_html_join(
             "", '<div><a href="{}">{}</a> ({})</div>',
-            ((reverse("admin:accounts_chatreport_change", args=[r.pk]), str(r), r.reason) for r in rows[:30]),
+            ((reverse("admin:games_chatreport_change", args=[r.pk]), str(r), r.reason) for r in rows[:30]),
         ) or "-"
 
 
@@ -103,58 +105,6 @@ class SanctionAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False  # from the user list's actions
-
-
-def _remove_apply(request, message, reason, until):
-    from games import chat
-
-    return chat.remove(message.pk)
-
-
-def _mute_author_apply(request, message, reason, until):
-    sanction(message.user, "mute", reason, until, by=request.user)
-    return True
-
-
-@admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
-    list_display = ("created", "table", "user", "text", "removed")
-    list_filter = ("removed",)
-    search_fields = ("text", "user__username", "table__id")
-    readonly_fields = ("table", "user", "text", "created")
-    actions = [
-        reason_action(_remove_apply, _("Remove the lines"), name="remove_lines"),
-        reason_action(_mute_author_apply, _("Mute the authors"), with_until=True, name="mute_authors"),
-    ]
-
-
-def _mute_reported_apply(request, report, reason, until):
-    if report.reported is None:
-        return False
-    sanction(report.reported, "mute", reason, until, by=request.user)
-    report.handled = True
-    report.save(update_fields=["handled"])
-    return True
-
-
-@admin.register(ChatReport)
-class ChatReportAdmin(admin.ModelAdmin):
-    list_display = ("created", "table", "reporter", "reported", "reason", "handled")
-    list_filter = ("handled",)
-    search_fields = ("reporter__username", "reported__username", "reason")
-    readonly_fields = ("table", "reporter", "reported", "reason", "created", "chat_lines")
-    fields = ("table", "reporter", "reported", "reason", "created", "chat_lines", "handled")
-    actions = [reason_action(_mute_reported_apply, _("Mute the reported players"), with_until=True,
-                             name="mute_reported")]
-
-    @admin.display(description=_("chat lines"))
-    def chat_lines(self, report):
-        """The copied lines, oldest first (removed ones struck through)."""
-        return format_html_join(
-            "", "<div>{} <b>{}</b>: {}{}</div>",
-            ((line.get("at", "")[:19], line.get("user", ""), line.get("text", ""),
-              " ✗" if line.get("removed") else "") for line in report.lines),
-        ) or "-"
 
 
 @admin.register(PlayerSettings)

@@ -1,9 +1,11 @@
-"""Moderation: sanctions (suspend, ban, mute) with a reason the user sees, the table chat
-log and abuse reports (issue 5 "Moderation", PLAYERS.md complaint 5).
+"""Moderation: sanctions (suspend, ban, mute) with a reason the user sees (PLAYERS.md
+complaint 5).
 
 A suspended or banned user cannot use the site: `SuspensionMiddleware` logs them out and
-shows the reason, `games.consumers` refuses their sockets, and `suspend()` closes the
-sockets they have open (a `user.kick` message to their `user-<id>` group).
+shows the reason, the table sockets refuse them, and `sanction()` closes the sockets they
+have open (a `user.kick` message to their `user-<id>` group). What a sanction means at
+the game tables is the games' business: `sanction()` sends the `sanctioned` signal after
+its transaction commits, and the games app (which this module never imports) receives it.
 """
 import logging
 
@@ -14,6 +16,7 @@ from django.contrib import messages
 from django.contrib.auth import logout
 from django.db import models, transaction
 from django.db.models import Q
+from django.dispatch import Signal
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils import formats
@@ -22,6 +25,10 @@ from django.utils.translation import gettext, gettext_lazy as _
 log = logging.getLogger("okeysite.moderation")
 
 KICK_CLOSE_CODE = 4403  # WebSocket close code sent to a suspended user's sockets
+
+sanctioned = Signal()
+"""Sent by `sanction()` once the sanction is committed: sender `Sanction`, `sanction` (the
+new, active Sanction). `Sanction.keeps_out` says whether the user must leave the tables."""
 
 
 def user_group(user_id):
@@ -63,6 +70,11 @@ class Sanction(models.Model):
     def active(self):
         """True while not lifted and not past `until`."""
         return self.lifted is None and (self.until is None or self.until > timezone.now())
+
+    @property
+    def keeps_out(self):
+        """True for a suspension or a ban: the user may not use the site (nor sit at a table)."""
+        return self.kind in (self.Kind.SUSPEND, self.Kind.BAN)
 
 
 def _active(user, kinds):
@@ -113,8 +125,9 @@ def sanction(user, kind, reason, until=None, by=None):
 
     Args: `kind` ("suspend" | "ban" | "mute"), `reason` (str shown to the user, required),
     `until` (aware datetime or None: a ban ignores it), `by` (the staff user or None).
-    Suspensions and bans close the user's open sockets. Returns the Sanction.
-    Raises ValueError on an unknown kind or an empty reason.
+    Suspensions and bans close the user's open sockets. Once the sanction is committed the
+    `sanctioned` signal goes out (the games release the user's seats on it).
+    Returns the Sanction. Raises ValueError on an unknown kind or an empty reason.
     """
     if kind not in Sanction.Kind.values:
         raise ValueError(f"unknown sanction {kind!r}")
@@ -125,12 +138,10 @@ def sanction(user, kind, reason, until=None, by=None):
             user=user, kind=kind, reason=reason.strip(), until=None if kind == Sanction.Kind.BAN else until,
             created_by=by,
         )
-        if kind in (Sanction.Kind.SUSPEND, Sanction.Kind.BAN):
+        if obj.keeps_out:
             kick_sockets(user.pk)
-    if kind in (Sanction.Kind.SUSPEND, Sanction.Kind.BAN):
-        from games.services import release_seats  # games imports this module
-
-        release_seats(user, obj.reason)
+        # After the commit: the receivers lock game rows in transactions of their own.
+        transaction.on_commit(lambda: sanctioned.send(sender=Sanction, sanction=obj))
     return obj
 
 
@@ -139,47 +150,6 @@ def lift(sanction_obj):
     sanction_obj.lifted = timezone.now()
     sanction_obj.save(update_fields=["lifted"])
     return sanction_obj
-
-
-class ChatMessage(models.Model):
-    """One line of a table's chat. `removed` lines are hidden from players."""
-
-    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="chat_messages")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages")
-    text = models.CharField(_("text"), max_length=300)
-    created = models.DateTimeField(auto_now_add=True, db_index=True)
-    removed = models.BooleanField(_("removed"), default=False)
-
-    class Meta:
-        app_label = "accounts"
-        ordering = ["created", "id"]
-        verbose_name = _("chat message")
-        verbose_name_plural = _("chat messages")
-
-    def __str__(self):
-        return f"{self.user}: {self.text[:40]}"
-
-
-class ChatReport(models.Model):
-    """A player's abuse report: the table's recent chat lines, copied at report time."""
-
-    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="chat_reports")
-    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made")
-    reported = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                 related_name="reports_received")
-    reason = models.CharField(_("reason"), max_length=300, blank=True)
-    lines = models.JSONField(default=list)  # [{"id", "user", "user_id", "text", "at"}], oldest first
-    created = models.DateTimeField(auto_now_add=True)
-    handled = models.BooleanField(_("handled"), default=False)
-
-    class Meta:
-        app_label = "accounts"
-        ordering = ["handled", "-created"]
-        verbose_name = _("chat report")
-        verbose_name_plural = _("chat reports")
-
-    def __str__(self):
-        return f"report by {self.reporter} at table {self.table_id}"
 
 
 class SuspensionMiddleware:

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 
 class PlayerSettings(models.Model):
-    """Per-user settings (issue 5 "Settings").
+    """Per-user settings.
 
     `public_solo_records` False (the default) keeps the player out of the public solo
     ranking (RULES.md §6 "Records"). `table_defaults` is a dict the lobby form may start

@@ -1,4 +1,4 @@
-"""The player's settings form (issue 5 "Settings")."""
+"""The player's settings form."""
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _

@@ -1,4 +1,4 @@
-"""Profile and settings URLs (issue 5), mounted at the site root."""
+"""Profile and settings URLs, mounted at the site root."""
 from django.urls import path
 
 from accounts import profile_views

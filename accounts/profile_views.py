@@ -1,4 +1,4 @@
-"""Public player profiles and the player's settings page (issue 5 "Profiles")."""
+"""Public player profiles and the player's settings page."""
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model

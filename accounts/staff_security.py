@@ -1,4 +1,4 @@
-"""Staff security (issue 5): the admin is reached only through allauth's login (so its
+"""Staff security: the admin is reached only through allauth's login (so its
 rate limits and multi-factor stage apply), and a staff account without a second factor
 is sent to set one up before it sees any admin page.
 """

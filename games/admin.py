@@ -1,27 +1,40 @@
-"""Admin: read-mostly views of tables, matches, rounds and the move log.
+"""Admin: views of tables, matches, rounds, the live game rows and the move log, plus the
+moderation actions (close a table, void a match) and the table chat (`games.chat.admin`).
 
-Games change only through `games.services`; the admin is for looking, not playing.
+Games change only through `games.play`: every field that is game state is read-only
+here, so a staff member cannot move a game on (or break it) by editing a form.
 """
 from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from games.chat import admin as chat_admin  # noqa: F401 - registers the chat's admin pages
 from games.models import Game, Match, Move, Round, Seat, Table
 from games.moderation import admin_actions
 
-close_tables, void_matches = admin_actions()  # moderation (issue 5): ask for a reason first
+close_tables, void_matches = admin_actions()  # both ask for a reason first
 
 
-class SeatInline(admin.TabularInline):
+class LookOnly:
+    """Every model field read-only and nothing added by hand (the rows come from play)."""
+
+    def get_readonly_fields(self, request, obj=None):
+        return [f.name for f in self.model._meta.fields]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class SeatInline(LookOnly, admin.TabularInline):
     model = Seat
     extra = 0
     fields = ("index", "user", "bot_level", "connections", "consecutive_timeouts", "autoplay")
-    readonly_fields = fields
+    can_delete = False
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(LookOnly, admin.ModelAdmin):
     list_display = ("id", "ruleset", "mode", "status", "creator", "move_time", "assisted", "created")
     list_filter = ("ruleset", "mode", "status")
     inlines = [SeatInline]
@@ -29,8 +42,8 @@ class TableAdmin(admin.ModelAdmin):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
-    list_display = ("id", "table", "totals", "started", "finished", "score_table")
+class MatchAdmin(LookOnly, admin.ModelAdmin):
+    list_display = ("id", "table", "totals", "started", "finished", "recorded", "score_table")
     actions = [void_matches]
 
     @admin.display(description=_("score table and move log"))
@@ -39,19 +52,17 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(LookOnly, admin.ModelAdmin):
     list_display = ("id", "match", "index", "commitment", "scores", "totals", "finished")
-    readonly_fields = ("seed", "commitment", "initial_position", "final_position")
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(LookOnly, admin.ModelAdmin):
     list_display = ("id", "table", "version", "turn", "deadline_kind", "deadline")
-    readonly_fields = ("position",)
 
 
 @admin.register(Move)
-class MoveAdmin(admin.ModelAdmin):
+class MoveAdmin(LookOnly, admin.ModelAdmin):
     list_display = ("id", "round", "number", "seat", "actor", "result", "version", "created")
     list_filter = ("actor", "result")
 

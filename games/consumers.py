@@ -1,8 +1,8 @@
 """Thin WebSocket consumers (PROTOCOL.md): authenticate, validate frames, hand actions to
-`games.services`, send each socket its own seat's view.
+`games.play`, send each socket its own seat's view.
 
 Group messages carry only a version (and public round results); every consumer builds
-its own snapshot with `services.snapshot`, so rack contents never pass through a group
+its own snapshot with `games.snapshot`, so rack contents never pass through a group
 (ARCHITECTURE.md invariant 3).
 """
 import json
@@ -15,8 +15,11 @@ from django.conf import settings
 from django.utils import translation
 
 from accounts.moderation import KICK_CLOSE_CODE, active_suspension, suspension_message, user_group
-from games import chat, services
-from games.errors_i18n import error_message
+from games.chat import service as chat
+from games.errors import TableError, error_message
+from games.play import presence, turns
+from games.play.commit import LOBBY_GROUP
+from games.snapshot import open_tables, snapshot
 
 MAX_FRAME_CHARS = 16 * 1024
 MAX_REMEMBERED_IDS = 256
@@ -80,16 +83,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.last_refill = time.monotonic()
         self.seat = None
         try:
-            await database_sync_to_async(services.snapshot)(self.table_id, None)
-        except services.ServiceError:
+            await database_sync_to_async(snapshot)(self.table_id, None)
+        except TableError:
             await self.close(code=4404)
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
         # The broadcast of our own connection carries our channel name: this socket sends
-        # its snapshot once, here, not again when that broadcast comes back (QA issue 10).
-        self.seat = await database_sync_to_async(services.set_connected)(
+        # its snapshot once, here, not again when that broadcast comes back.
+        self.seat = await database_sync_to_async(presence.set_connected)(
             self.user, self.table_id, True, origin=self.channel_name)
         await self.send_snapshot()
         lines = await database_sync_to_async(chat.history)(self.table_id)
@@ -101,7 +104,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(self.group, self.channel_name)
         await self.channel_layer.group_discard(self.user_group, self.channel_name)
         if self.seat is not None:
-            await database_sync_to_async(services.set_connected)(self.user, self.table_id, False)
+            await database_sync_to_async(presence.set_connected)(self.user, self.table_id, False)
 
     # ------------------------------------------------------------------ sending
 
@@ -109,7 +112,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=_dumps(frame))
 
     async def send_snapshot(self):
-        version, view, seat = await database_sync_to_async(services.snapshot)(
+        version, view, seat = await database_sync_to_async(snapshot)(
             self.table_id, self.user, self.language)
         self.seat = seat
         self.sent_version = max(self.sent_version, version)
@@ -161,7 +164,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         elif kind == "action":
             await self.receive_action(frame)
         elif kind == "resume":
-            seat = await database_sync_to_async(services.resume_seat)(self.user, self.table_id)
+            seat = await database_sync_to_async(presence.resume_seat)(self.user, self.table_id)
             if seat is None:  # a spectator has no seat to take back (PROTOCOL.md)
                 await self.send_error("not_seated", frame.get("id") if isinstance(frame.get("id"), str) else None)
         elif kind == "chat":
@@ -193,7 +196,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.seat is None:
             self._remember(frame_id, await self.send_error("not_seated", frame_id))
             return
-        outcome = await database_sync_to_async(services.submit_action)(self.user, self.table_id, action, version)
+        outcome = await database_sync_to_async(turns.submit_action)(self.user, self.table_id, action, version)
         if outcome.ok:
             answer = {"type": "ack", "id": frame_id, "version": outcome.version}
             self._remember(frame_id, answer)
@@ -207,14 +210,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_snapshot()
 
     async def receive_chat(self, frame):
-        """`chat` {text}: games.chat.post; the line comes back to every socket through the group."""
+        """`chat` {text}: `games.chat.service.post`; the line comes back to every socket through the group."""
         try:
             await database_sync_to_async(chat.post)(self.user, self.table_id, frame.get("text"))
         except chat.ChatError as exc:
             await self.send_chat_error(exc)
 
     async def receive_report(self, frame):
-        """`report` {user?, reason?}: games.chat.report; answered with `reported`."""
+        """`report` {user?, reason?}: `games.chat.service.report`; answered with `reported`."""
         try:
             await database_sync_to_async(chat.report)(self.user, self.table_id, frame.get("user"), frame.get("reason"))
         except chat.ChatError as exc:
@@ -234,7 +237,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     # ------------------------------------------------------------ group events
 
     async def table_update(self, event):
-        """Group message from `games.services`: {version, refresh, origin?, round_end?}.
+        """Group message from `games.play.commit`: {version, refresh, origin?, round_end?}.
 
         A refresh that this socket's own connection caused (`origin`) is skipped: the
         socket already sent that snapshot."""
@@ -245,11 +248,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_round_end(event["round_end"])
 
     async def chat_message(self, event):
-        """Group message from `games.chat`: one public chat line."""
+        """Group message from `games.chat.service`: one public chat line."""
         await self.send_frame(dict(event["line"], type="chat"))
 
     async def chat_removed(self, event):
-        """Group message from `games.chat.remove`: an admin removed line `id`."""
+        """Group message from `games.chat.service.remove`: an admin removed line `id`."""
         await self.send_frame({"type": "chat_removed", "id": event["id"]})
 
     async def user_kick(self, event):
@@ -269,11 +272,11 @@ class TableConsumer(AsyncWebsocketConsumer):
 class LobbyConsumer(AsyncWebsocketConsumer):
     """`/ws/lobby/`: the list of open online tables, re-sent on every change.
 
-    Server frame: {"type": "tables", "tables": [...services.open_tables()]}. A client may
-    send {"type": "sync"} to get it again.
+    Server frame: {"type": "tables", "tables": [...games.snapshot.open_tables()]}. A client
+    may send {"type": "sync"} to get it again.
     """
 
-    group = services.LOBBY_GROUP
+    group = LOBBY_GROUP
 
     async def connect(self):
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -284,7 +287,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def send_tables(self):
-        tables = await database_sync_to_async(services.open_tables)()
+        tables = await database_sync_to_async(open_tables)()
         await self.send(text_data=_dumps({"type": "tables", "tables": tables}))
 
     async def receive(self, text_data=None, bytes_data=None):

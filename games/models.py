@@ -1,7 +1,8 @@
 """Stored games: tables, seats, matches, rounds, the live game row and the move log.
 
-Only `games/services.py` writes these (ARCHITECTURE.md invariant 2). Positions are the
-engine's JSON (RULES.md §7, docs/engine-api.md); the `Move` log replays to them.
+Only `games.play` writes these (ARCHITECTURE.md invariant 2). Positions are the
+engine's JSON (RULES.md §7, docs/engine-api.md); the `Move` log replays to them with
+`engine.api.replay`. The table chat's models live in `games.chat.models`.
 """
 import hashlib
 
@@ -9,12 +10,16 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-RULESET_CHOICES = [("okey51", "Okey 51"), ("okey17", "Okey 17"), ("rami", "Rami")]
+from games.chat.models import ChatMessage, ChatReport  # noqa: F401 - registered with this app
+from games.engine.api import RULESETS
+
+RULESET_CHOICES = [(rules.id, rules.name) for rules in RULESETS.values()]
 
 
 def ruleset_name(ruleset):
     """Display name of a ruleset id (str -> str): "okey51" -> "Okey 51"; unknown ids unchanged."""
-    return dict(RULESET_CHOICES).get(ruleset, ruleset)
+    rules = RULESETS.get(ruleset)
+    return rules.name if rules is not None else ruleset
 
 
 BOT_LEVEL_CHOICES = [("easy", _("easy")), ("normal", _("normal")), ("strong", _("strong"))]
@@ -122,6 +127,9 @@ class Match(models.Model):
     rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True)  # None: to a target
     started = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
+    # When the finished match was written to the ratings or solo records (leaderboards.recording),
+    # in the same transaction as that write; the sweeper records finished matches still without it.
+    recorded = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
         verbose_name = _("match")
@@ -143,7 +151,7 @@ class Round(models.Model):
     """One round (deal) of a match, with its results once over.
 
     `commitment` = sha256(seed) is public from the deal; `seed` is shown only once the
-    round is over, so anyone can re-deal it with `engine.api.deal` and check.
+    round is over, so anyone can re-deal it with the ruleset's `deal` and check (`manage.py verify_round`).
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
@@ -157,7 +165,7 @@ class Round(models.Model):
     penalties = models.JSONField(null=True, blank=True)  # in-round penalties per seat
     totals = models.JSONField(null=True, blank=True)  # scores + penalties per seat
     result = models.JSONField(null=True, blank=True)  # engine position["result"]
-    # in-round penalties as events [{seat, amount, reason, tile, by}] (games.penalty_events)
+    # in-round penalties [{seat, amount, reason, tile, by}]: the round's Move.events, in play order
     penalty_events = models.JSONField(null=True, blank=True)
     started = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
@@ -194,7 +202,6 @@ class Game(models.Model):
     position = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
     turn = models.SmallIntegerField(null=True, blank=True)
-    turn_started_version = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     deadline_kind = models.CharField(max_length=12, choices=Deadline.choices, blank=True, default="")
 
@@ -203,7 +210,12 @@ class Game(models.Model):
 
 
 class Move(models.Model):
-    """Append-only move log: every accepted action, and refused ones that left a penalty."""
+    """Append-only move log: every accepted action, and refused ones that left a penalty.
+
+    `events` are the in-round penalties the move caused, as the engine's step reported
+    them (`Penalty.as_dict`: {seat, amount (points), reason, tile, by}); the score table
+    reads them, nothing replays the log to rebuild them.
+    """
 
     class Actor(models.TextChoices):
         HUMAN = "human", _("player")
@@ -217,6 +229,7 @@ class Move(models.Model):
     result = models.CharField(max_length=40, default="ok")  # "ok" or an error code
     actor = models.CharField(max_length=10, choices=Actor.choices, default=Actor.HUMAN)
     version = models.PositiveIntegerField()  # game version after this move
+    events = models.JSONField(default=list, blank=True, null=True)  # null: logged before moves kept events
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

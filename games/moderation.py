@@ -1,21 +1,16 @@
-"""Admin actions on tables and matches (issue 5 "Moderation"): close a table, void a match.
+"""Admin actions on tables and matches: close a table, void a match (each asks for a
+reason first, `accounts.admin_actions.reason_action`).
 
-Closing a table changes a stored game, so it lives in `games.services.close_table`
-(the one writer, ARCHITECTURE.md invariant 2); the admin action here only calls it.
+Closing a table changes a stored game, so it is `games.play.tables.close_table` (the one
+writer, ARCHITECTURE.md invariant 2); voiding a match is the ratings' business
+(`leaderboards.recording.void_match`). The actions here only call them.
 """
-from games.services import close_table
+from django.utils.translation import gettext_lazy as _
 
-
-def void_match(match, reason, by=None):
-    """Void a match (admin): it stops counting for ratings and solo records; ratings of its
-    ruleset are recomputed without it. See `leaderboards.recording.void_match`.
-    Returns the VoidedMatch. Raises ValueError on an empty reason."""
-    from leaderboards.recording import void_match as void
-
-    return void(match, reason, by)
-
-
-# ------------------------------------------------------------------ admin actions
+from accounts.admin_actions import reason_action
+from games.play.tables import close_table
+from leaderboards.models import VoidedMatch
+from leaderboards.recording import void_match
 
 
 def _close_apply(request, table, reason, until):
@@ -23,8 +18,6 @@ def _close_apply(request, table, reason, until):
 
 
 def _void_apply(request, match, reason, until):
-    from leaderboards.models import VoidedMatch
-
     if VoidedMatch.objects.filter(match=match).exists():
         return False
     void_match(match, reason, by=request.user)
@@ -32,10 +25,6 @@ def _void_apply(request, match, reason, until):
 
 
 def admin_actions():
-    """(close_tables, void_matches): admin actions for TableAdmin and MatchAdmin."""
-    from django.utils.translation import gettext_lazy as _
-
-    from accounts.admin_actions import reason_action
-
+    """(close_tables, void_matches): the admin actions of TableAdmin and MatchAdmin."""
     return (reason_action(_close_apply, _("Close the tables"), name="close_tables"),
             reason_action(_void_apply, _("Void the matches (ratings are recomputed)"), name="void_matches"))

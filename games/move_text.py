@@ -1,7 +1,7 @@
 """The match page's move log in words (RULES.md §7 actions as translated sentences)."""
 from django.utils.translation import gettext, gettext_lazy as _, ngettext
 
-from games.errors_i18n import error_message
+from games.errors import error_message
 
 # Short refusal reasons for the log ("bob opened … — refused: below the threshold").
 REFUSALS = {
@@ -87,7 +87,7 @@ PENALTY_REASONS = {
 
 
 def describe_penalty(names, event):
-    """One in-round penalty event (`games.penalty_events`) in words.
+    """One in-round penalty event (a `Move.events` entry, RULES.md §3, §4) in words.
 
     Args: `names` (display name per seat), `event` {seat, amount, reason, tile, by}.
     Returns str, e.g. "penalty tile K11: 100" or "discard R7 taken by bob: 70" (points).

@@ -1,12 +1,13 @@
-"""Celery tasks: computer turns, move timeouts, next rounds and the deadline sweeper.
+"""Celery tasks: computer turns, move timeouts, next rounds and the sweeper.
 
-Each timer task carries the game version it was armed for and does nothing when the
-version has moved on (ARCHITECTURE.md invariant 5), so duplicates and late
-deliveries are harmless — hence `acks_late` with `reject_on_worker_lost`.
+The commit path sends the timer tasks by name (`games.play.commit.TIMER_TASKS`). Each
+carries the game version it was armed for and does nothing when the version has moved
+on (ARCHITECTURE.md invariant 5), so duplicates and late deliveries are harmless —
+hence `acks_late` with `reject_on_worker_lost`.
 """
 from celery import shared_task
 
-from games import services
+from games.play import turns
 
 TIMER_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
@@ -14,22 +15,23 @@ TIMER_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_resul
 @shared_task(name="games.tasks.bot_turn", **TIMER_OPTIONS)
 def bot_turn(game_id, version):
     """A computer plays one action at `game_id` if it is still at `version`. Returns bool."""
-    return services.run_bot_turn(game_id, version)
+    return turns.run_bot_turn(game_id, version)
 
 
 @shared_task(name="games.tasks.turn_timeout", **TIMER_OPTIONS)
 def turn_timeout(game_id, version):
     """The move time of the player to move ran out (RULES.md §6). Returns bool (played)."""
-    return services.expire_turn(game_id, version)
+    return turns.expire_turn(game_id, version)
 
 
 @shared_task(name="games.tasks.next_round", **TIMER_OPTIONS)
 def next_round(game_id, version):
     """Deal the next round after the score table pause. Returns bool (dealt)."""
-    return services.next_round(game_id, version)
+    return turns.next_round(game_id, version)
 
 
 @shared_task(name="games.tasks.sweep", ignore_result=True)
 def sweep(startup=False):
-    """Re-arm overdue deadlines (periodic; `startup` re-arms every pending one). Returns int."""
-    return services.sweep(startup=startup)
+    """Re-arm overdue deadlines and record finished matches not yet recorded (periodic;
+    `startup` re-arms every pending deadline). Returns {"timers", "recorded"} counts."""
+    return turns.sweep(startup=startup)

@@ -1,4 +1,4 @@
-"""Lobby and table pages (function views). State changes go through `games.services`."""
+"""Lobby, table and match pages (function views). State changes go through `games.play`."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
@@ -7,12 +7,14 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from games import services
+from accounts.player_settings import PlayerSettings
 from games.engine import api
-from games.errors_i18n import error_message
-from games.move_text import describe_move, describe_penalty
+from games.errors import TableError, error_message
 from games.forms import CreateTableForm
 from games.models import Match, Move, Seat, Table
+from games.move_text import describe_move, describe_penalty
+from games.play import tables
+from games.snapshot import open_tables, players_info
 
 
 def lobby(request):
@@ -21,8 +23,6 @@ def lobby(request):
     finished = []
     initial = {}
     if request.user.is_authenticated:
-        from accounts.player_settings import PlayerSettings
-
         initial = {key: value for key, value in PlayerSettings.for_user(request.user).table_defaults.items()
                    if key in CreateTableForm.base_fields}
         active = Q(status__in=[Table.Status.OPEN, Table.Status.PLAYING])
@@ -31,7 +31,7 @@ def lobby(request):
                     .distinct().order_by("-created")[:10])
     return render(request, "games/lobby.html", {
         "form": CreateTableForm(initial=initial),
-        "open_tables": services.open_tables(),
+        "open_tables": open_tables(),
         "my_tables": mine,
         "finished_tables": finished,
         # strings for the lobby's inline script (the JS catalog only holds djangojs strings)
@@ -50,11 +50,11 @@ def create_table(request):
         return redirect("lobby")
     data = form.cleaned_data
     try:
-        table = services.create_table(
+        table = tables.create_table(
             request.user, ruleset=data["ruleset"], options=form.options(), mode=data["mode"],
             move_time=data["move_time"], assisted=data["assisted"], bot_level=data["bot_level"],
         )
-    except services.ServiceError as exc:
+    except TableError as exc:
         messages.error(request, error_message(exc.code))
         return redirect("lobby")
     return redirect("table", table_id=table.pk)
@@ -108,10 +108,10 @@ def table_page(request, table_id):
     return render(request, ["games/table.html", "games/table_fallback.html"], context)
 
 
-def _service_post(request, table_id, fn, success):
+def _table_post(request, table_id, fn, success):
     try:
         fn(request.user, table_id)
-    except services.ServiceError as exc:
+    except TableError as exc:
         messages.error(request, error_message(exc.code))
         return redirect("lobby") if exc.code == "not_found" else redirect("table", table_id=table_id)
     return success()
@@ -121,21 +121,21 @@ def _service_post(request, table_id, fn, success):
 @require_POST
 def table_join(request, table_id):
     """Take a free seat at an open online table (the one facing the creator first)."""
-    return _service_post(request, table_id, services.join_table, lambda: redirect("table", table_id=table_id))
+    return _table_post(request, table_id, tables.join_table, lambda: redirect("table", table_id=table_id))
 
 
 @login_required
 @require_POST
 def table_leave(request, table_id):
     """Leave an open table (the creator leaving closes it)."""
-    return _service_post(request, table_id, services.leave_table, lambda: redirect("lobby"))
+    return _table_post(request, table_id, tables.leave_table, lambda: redirect("lobby"))
 
 
 @login_required
 @require_POST
 def table_start(request, table_id):
     """The creator starts the match; free seats get computers."""
-    return _service_post(request, table_id, services.start_match, lambda: redirect("table", table_id=table_id))
+    return _table_post(request, table_id, tables.start_match, lambda: redirect("table", table_id=table_id))
 
 
 def match_page(request, table_id):
@@ -145,8 +145,8 @@ def match_page(request, table_id):
     numbered from 1 everywhere."""
     table = get_object_or_404(Table, pk=table_id)
     match = get_object_or_404(Match, table=table)
-    seats = list(Seat.objects.filter(table=table).select_related("user", "user__player_settings", "table"))
-    players = services.players_info(seats)
+    seats = list(Seat.objects.filter(table=table).select_related("user", "user__player_settings").order_by("index"))
+    players = players_info(table, seats)
     names = [p["name"] or gettext("Seat %(n)s") % {"n": i + 1} for i, p in enumerate(players)]
     rounds = []
     for rnd in match.rounds.all():
@@ -167,7 +167,7 @@ def match_page(request, table_id):
         standings = [{"rank": rank + 1, "seat": s, "player": players[s], "total": match.totals[s]}
                      for rank, s in enumerate(match.standings)]
     totals = [{"seat": i, "player": p, "total": match.totals[i]} for i, p in enumerate(players)]
-    teams = api.team_totals(table.ruleset, table.options, match.totals)
+    teams = api.ruleset(table.ruleset).team_totals(table.options, match.totals)
     team_rows = []
     if teams is not None:
         team_rows = sorted(

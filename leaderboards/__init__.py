@@ -1,7 +1,7 @@
-"""Ratings, leaderboards and solo records (RULES.md §6 "Records", issue 5).
+"""Ratings, leaderboards and solo records (RULES.md §6 "Records").
 
-`record_result(match)` is the hook `games.services` calls once per finished match, after
-the commit; the work is in `leaderboards.recording`.
+`record_result(match)` records one finished match (the commit path calls it after the
+match's commit, the sweeper for any it missed); the work is in `leaderboards.recording`.
 """
 
 

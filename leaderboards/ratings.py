@@ -1,10 +1,13 @@
-"""Pure rating maths over openskill's Plackett–Luce model (no Django).
+"""Pure rating maths over openskill's Plackett–Luce model (no Django; who wins comes from
+the ruleset object, `games.engine.api.ruleset`).
 
 A rating is `(mu, sigma)` in openskill units (a new player: mu 25, sigma 25/3).
 Players see `display(mu, sigma)`: 1000 + 40 × (mu − 3 σ), the conservative estimate,
 so a new player starts at 1000 and only climbs as the system gets sure of them.
 """
 from openskill.models import PlackettLuce
+
+from games.engine import api
 
 MODEL = PlackettLuce()
 DEFAULT_MU = MODEL.mu
@@ -20,12 +23,13 @@ def display(mu, sigma):
 def places(ruleset, totals, abandoned=()):
     """Place (1 = best) of each seat from the match `totals` (list of int points per seat).
 
-    Okey rulesets rank the lowest total first, `rami` the highest (RULES.md §3–5, `api.standings`).
+    Rulesets whose `higher_wins` (rami) rank the highest total first, the others (okey)
+    the lowest (RULES.md §3–5).
     Equal totals share a place (dense: the next place is the next number). Seats in `abandoned` (a computer finished the match for them)
     take a shared last place behind everyone else, whatever their total.
     Returns a list of ints, one per seat.
     """
-    sign = -1 if ruleset == "rami" else 1
+    sign = -1 if api.ruleset(ruleset).higher_wins else 1
     keys = [(1, 0) if seat in abandoned else (0, sign * total) for seat, total in enumerate(totals)]
     ordered = sorted(set(keys))
     return [ordered.index(key) + 1 for key in keys]

@@ -1,8 +1,11 @@
 """Writing ratings and solo records from finished matches (RULES.md §6 "Records").
 
-- `record_result(match)`: called once per finished match by `games.services` (after the
-  commit). Online matches with at least two humans are rated; solo matches may set a
-  solo record. Idempotent: a second call changes nothing.
+- `record_result(match)`: the durable, idempotent recording step of one finished match.
+  Online matches with at least two humans are rated; solo matches may set a solo record.
+  The write and the match's `recorded` mark are one transaction, and a second call
+  changes nothing. The commit path calls it after a match's commit (`games.play.commit`);
+- `record_pending()`: the sweeper's backstop, recording finished matches still without
+  the mark (a crash between the match's commit and that call loses nothing).
 - `recompute(ruleset)`: rebuild every rating of a ruleset from the stored matches.
 - `void_match(match, reason, by)`: an admin voids a match; its rating changes are reverted
   by recomputing the ruleset, its solo record (if any) is recomputed.
@@ -15,11 +18,14 @@ import zlib
 
 from django.db import connection, transaction
 from django.db.models import Count
+from django.utils import timezone
 
 from games.engine import api
 from games.models import Match, Move, Seat, Table
 from leaderboards import ratings
 from leaderboards.models import Rating, RatingChange, SoloRecord, VoidedMatch
+
+PENDING_BATCH = 100  # finished matches one sweep records at most
 
 
 def _lock(name):
@@ -27,11 +33,6 @@ def _lock(name):
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [zlib.crc32(name.encode())])
-
-
-def _better(ruleset, new, old):
-    """True when solo total `new` beats `old` (okey: lower; rami: higher)."""
-    return new > old if ruleset == "rami" else new < old
 
 
 def _human_seats(match):
@@ -58,7 +59,8 @@ def rated_teams(match):
     humans = _human_seats(match)
     if len({user for _seat, user, _ab in humans}) < 2:
         return None
-    team_totals = api.team_totals(table.ruleset, table.options, match.totals)
+    rules = api.ruleset(table.ruleset)
+    team_totals = rules.team_totals(table.options, match.totals)
     if team_totals is not None:
         sides = [[h for h in humans if h[0] % 2 == team] for team in (0, 1)]
         side_totals = list(team_totals)
@@ -67,7 +69,7 @@ def rated_teams(match):
     else:
         sides = [[h] for h in humans]
         side_totals = [match.totals[h[0]] for h in humans]
-        winners = {api.standings(table.ruleset, match.totals)[0]}
+        winners = {rules.standings(table.options, match.totals)[0]}
     keep = [i for i, side in enumerate(sides) if side]
     if len(keep) < 2:
         return None
@@ -129,42 +131,58 @@ def solo_total(match):
 
 
 def _record_solo(match):
+    """Keep `match` as the player's solo record when it beats theirs (the caller holds the
+    ruleset's solo lock). Returns the SoloRecord or None."""
     found = solo_total(match)
     if found is None:
         return None
     user_id, total = found
     ruleset = match.table.ruleset
-    with transaction.atomic():
-        _lock(f"solo:{ruleset}")
-        record = SoloRecord.objects.filter(user_id=user_id, ruleset=ruleset).first()
-        if record is None:
-            record = SoloRecord(user_id=user_id, ruleset=ruleset)
-        elif record.match_id == match.pk or not _better(ruleset, total, record.total):
-            return record
-        record.match, record.total, record.played = match, total, match.finished
-        record.rounds = match.rounds.filter(finished__isnull=False).count()
-        record.save()
+    record = SoloRecord.objects.filter(user_id=user_id, ruleset=ruleset).first()
+    if record is None:
+        record = SoloRecord(user_id=user_id, ruleset=ruleset)
+    elif record.match_id == match.pk or not api.ruleset(ruleset).better(total, record.total):
         return record
+    record.match, record.total, record.played = match, total, match.finished
+    record.rounds = match.rounds.filter(finished__isnull=False).count()
+    record.save()
+    return record
 
 
 def record_result(match):
-    """Record a finished `games.models.Match` in the ratings or the solo records.
+    """Record a finished `games.models.Match` in the ratings or the solo records, and mark
+    it `recorded` in the same transaction.
 
     Online: rates the match once (unrated when fewer than two humans, unfinished or voided).
-    Solo: keeps the player's best total per ruleset. Calling it again for the same match
-    changes nothing. Returns the number of RatingChange rows written (online), the
-    SoloRecord (solo) or None.
+    Solo: keeps the player's best total per ruleset (`Ruleset.better`). Calling it again
+    for the same match changes nothing. Returns the number of RatingChange rows written
+    (online), the SoloRecord (solo) or None (not finished, or no record).
     """
     match = Match.objects.select_related("table").get(pk=match.pk)
     if match.finished is None:
         return None
-    if match.table.mode == Table.Mode.SOLO:
-        return _record_solo(match)
+    solo = match.table.mode == Table.Mode.SOLO
     with transaction.atomic():
-        _lock(f"rating:{match.table.ruleset}")
-        if RatingChange.objects.filter(match=match).exists():
-            return 0
-        return _rate(match)
+        _lock(f"{'solo' if solo else 'rating'}:{match.table.ruleset}")
+        if solo:
+            result = _record_solo(match)
+        elif RatingChange.objects.filter(match=match).exists():
+            result = 0
+        else:
+            result = _rate(match)
+        Match.objects.filter(pk=match.pk, recorded__isnull=True).update(recorded=timezone.now())
+    return result
+
+
+def record_pending(limit=PENDING_BATCH):
+    """Record up to `limit` finished matches not yet marked `recorded`, oldest end first
+    (`record_result`). The sweeper calls it at start-up and periodically.
+    Returns the number of matches recorded."""
+    pending = list(Match.objects.filter(finished__isnull=False, recorded__isnull=True)
+                   .order_by("finished", "pk").values_list("pk", flat=True)[:limit])
+    for match_id in pending:
+        record_result(Match(pk=match_id))
+    return len(pending)
 
 
 def recompute(ruleset):
@@ -197,7 +215,7 @@ def recompute_solo(user_id, ruleset):
                    .order_by("finished", "pk"))
         for match in matches:
             found = solo_total(match)
-            if found is not None and (best is None or _better(ruleset, found[1], best[1])):
+            if found is not None and (best is None or api.ruleset(ruleset).better(found[1], best[1])):
                 best = (match, found[1])
         if best is None:
             return None

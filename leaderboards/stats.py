@@ -13,7 +13,7 @@ MAX_MATCHES = 300  # the most recent matches the figures are computed over
 
 def _won(match, seat):
     table = match.table
-    teams = api.team_totals(table.ruleset, table.options, match.totals)
+    teams = api.ruleset(table.ruleset).team_totals(table.options, match.totals)
     if teams is not None:
         return seat % 2 == min(range(2), key=lambda t: (teams[t], t))
     return bool(match.standings) and match.standings[0] == seat

@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.engine import api
 from games.models import RULESET_CHOICES
 from leaderboards import ratings
 from leaderboards.models import Rating, RatingChange, SoloRecord
@@ -93,7 +94,8 @@ def solo_records(request, ruleset):
     players who chose to appear (their settings). The viewer's own record is always shown
     to them, marked private when hidden. `?page=N`."""
     ruleset = _ruleset_or_404(ruleset)
-    order = "-total" if ruleset == "rami" else "total"
+    higher_wins = api.ruleset(ruleset).higher_wins
+    order = "-total" if higher_wins else "total"
     records = (SoloRecord.objects.filter(ruleset=ruleset, user__player_settings__public_solo_records=True)
                .select_related("user", "user__player_settings", "match").order_by(order, "played", "pk"))
     page = Paginator(records, PER_PAGE).get_page(request.GET.get("page"))
@@ -107,5 +109,5 @@ def solo_records(request, ruleset):
             mine.public = records.filter(pk=mine.pk).exists()
     return render(request, "leaderboards/solo.html", {
         "ruleset": ruleset, "ruleset_name": RULESETS[ruleset], "rulesets": RULESETS, "page": page,
-        "rows": rows, "mine": mine, "lower_is_better": ruleset != "rami",
+        "rows": rows, "mine": mine, "lower_is_better": not higher_wins,
     })

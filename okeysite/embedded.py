@@ -74,13 +74,13 @@ def _run_worker():
 
 
 def _run_sweeper(interval):
-    from games import tasks
+    from okeysite.celery import app
 
     time.sleep(1.0)  # let the worker consume first
     first = True
     while True:
         try:
-            tasks.sweep.apply_async(kwargs={"startup": first})
+            app.send_task("games.tasks.sweep", kwargs={"startup": first})
             first = False
         except Exception:  # noqa: BLE001 - keep the backstop alive whatever happens
             log.exception("sweeper could not enqueue")
@@ -91,9 +91,10 @@ def start_embedded_worker():
     """Start the in-process Celery worker and the deadline sweeper, once per process.
 
     Does nothing unless settings.EMBEDDED (no `REDIS_URL`) and `OKEY_EMBEDDED_WORKER`
-    is not "0". The sweeper enqueues `games.tasks.sweep` at start-up (re-arming the
-    deadlines whose memory-broker tasks died with the last process) and every
-    `OKEY_SWEEP_INTERVAL` seconds. Returns True if it started the threads now.
+    is not "0". The sweeper enqueues `games.tasks.sweep` by name at start-up (re-arming the
+    deadlines whose memory-broker tasks died with the last process, recording finished
+    matches left unrecorded) and every `OKEY_SWEEP_INTERVAL` seconds. Returns True if it
+    started the threads now.
     """
     global _started
     from django.conf import settings

@@ -1,10 +1,12 @@
-"""Shared fixtures for the server tests (tests/games, tests/accounts).
+"""Shared fixtures for the server tests (tests/games, tests/accounts, tests/moderation,
+tests/leaderboards).
 
 The test command sets DATABASE_URL (PostgreSQL) and REDIS_URL (Redis channel layer and
 Celery broker). Celery: no worker runs in tests; tasks are idempotent by version, so
-tests call the task functions directly. The tasks that services schedule go to the real
-Redis broker, into a queue private to this run (`okeysite-test-<pid>`) that no worker
-consumes and that is purged at the end of the session.
+tests call the task functions directly. The timers the commit path schedules go to the
+real Redis broker, into a queue private to this run (`okeysite-test-<pid>`) that no worker
+consumes and that is purged at the end of the session; `published` records each one as
+the broker accepted it.
 """
 import os
 
@@ -19,7 +21,7 @@ celery_app.conf.task_default_routing_key = TEST_QUEUE
 
 @pytest.fixture(autouse=True, scope="session")
 def _private_celery_queue():
-    """Purge this run's Celery queue (tasks scheduled by services, never consumed) at the end."""
+    """Purge this run's Celery queue (timers the commit path scheduled, never consumed) at the end."""
     yield
     if not celery_app.conf.broker_url.startswith("redis"):
         return
@@ -89,3 +91,34 @@ def session_cookie():
         return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}".encode()
 
     return make
+
+
+@pytest.fixture
+def published():
+    """The Celery tasks published (to the real broker) during the test, in order: a list of
+    {"task" (name), "args" (list), "eta" (aware datetime or None)}, filled by Celery's
+    `after_task_publish` signal."""
+    from celery.signals import after_task_publish
+    from django.utils.dateparse import parse_datetime
+
+    sent = []
+
+    def record(sender=None, headers=None, body=None, **kwargs):
+        eta = (headers or {}).get("eta")
+        sent.append({"task": sender, "args": list(body[0]) if body else [],
+                     "eta": parse_datetime(eta) if isinstance(eta, str) else eta})
+
+    after_task_publish.connect(record, weak=False)
+    yield sent
+    after_task_publish.disconnect(record)
+
+
+@pytest.fixture
+def staff(django_user_model):
+    """A superuser "mod" with an activated TOTP authenticator (allauth.mfa): staff need a
+    second factor for /admin/."""
+    from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
+
+    user = django_user_model.objects.create_superuser("mod", "mod@example.com", "pw-mod-1234")
+    TOTP.activate(user, generate_totp_secret())
+    return user

@@ -2,7 +2,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    """Round.penalty_events: the in-round penalties listed on the score table (issue 2)."""
+    """Round.penalty_events: the in-round penalties listed on the score table."""
 
     dependencies = [("games", "0001_initial")]
 

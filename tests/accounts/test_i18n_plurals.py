@@ -1,5 +1,5 @@
-"""Translations: plural forms in every language (issue 2) and the navigation / allauth page
-words translated and consistent (issue 7)."""
+"""Translations: plural forms in every language and the navigation / allauth page words
+translated and consistent."""
 import gettext
 from pathlib import Path
 

@@ -6,7 +6,8 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from games import services, tasks
+from games import tasks
+from games.play import tables
 from games.models import Game, Move
 from okeysite.routing import build_application
 
@@ -65,9 +66,9 @@ class Client:
 
 @database_sync_to_async
 def two_player_table(alice, bob):
-    table = services.create_table(alice, "okey51", {"rounds": 1}, mode="online", move_time=30)
-    services.join_table(bob, table.pk)
-    services.start_match(alice, table.pk)
+    table = tables.create_table(alice, "okey51", {"rounds": 1}, mode="online", move_time=30)
+    tables.join_table(bob, table.pk)
+    tables.start_match(alice, table.pk)
     return table
 
 
@@ -271,10 +272,10 @@ async def test_the_lobby_socket_lists_open_tables_live(alice, bob, session_cooki
     assert (await comm.connect(timeout=TIMEOUT))[0]
     first = json.loads(await comm.receive_from(timeout=TIMEOUT))
     assert first == {"type": "tables", "tables": []}
-    table = await database_sync_to_async(services.create_table)(alice, "okey51", {}, mode="online")
+    table = await database_sync_to_async(tables.create_table)(alice, "okey51", {}, mode="online")
     update = json.loads(await comm.receive_from(timeout=TIMEOUT))
     assert [t["id"] for t in update["tables"]] == [table.pk]
-    await database_sync_to_async(services.join_table)(bob, table.pk)
+    await database_sync_to_async(tables.join_table)(bob, table.pk)
     update = json.loads(await comm.receive_from(timeout=TIMEOUT))
     assert update["tables"][0]["seats_taken"] == 2
     await comm.disconnect()

@@ -4,7 +4,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.play import tables, turns
 from games.models import Game, Seat, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -44,7 +44,7 @@ def test_a_bad_form_creates_nothing(client, alice):
 
 
 def test_join_leave_and_start_through_the_pages(client, alice, bob):
-    table = services.create_table(alice, "okey51", {}, mode="online")
+    table = tables.create_table(alice, "okey51", {}, mode="online")
     client.force_login(bob)
     page = client.get(reverse("table", args=[table.pk]))
     assert page.context["can_join"] and not page.context["can_start"]
@@ -63,10 +63,10 @@ def test_join_leave_and_start_through_the_pages(client, alice, bob):
 
 
 def test_the_match_page_shows_rounds_and_the_move_log(client, alice):
-    table = services.create_table(alice, "okey51", {}, mode="solo")
+    table = tables.create_table(alice, "okey51", {}, mode="solo")
     game = Game.objects.get(table=table)
     tile = game.position["seats"][0]["rack"][0]
-    services.submit_action(alice, table.pk, {"type": "discard", "tile": tile}, game.version)
+    turns.submit_action(alice, table.pk, {"type": "discard", "tile": tile}, game.version)
     page = client.get(reverse("match", args=[table.pk]))
     assert page.status_code == 200
     text = page.content.decode()

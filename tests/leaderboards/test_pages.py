@@ -2,13 +2,15 @@
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from accounts.player_settings import PlayerSettings
 from leaderboards import ratings, record_result
+from leaderboards.chart import rating_svg
 from leaderboards.models import SoloRecord
 from leaderboards.views import PER_PAGE
-from tests.leaderboards.helpers import finished_match
+from tests.leaderboards.helpers import BASE_TIME, finished_match
 
 pytestmark = pytest.mark.django_db
 
@@ -153,3 +155,13 @@ def test_the_saved_language_applies_after_logging_in(client, alice):
     response = client.get(reverse("leaderboard", args=["okey51"]))
     assert "Geçici oyuncular" in response.content.decode()
     assert response.cookies["django_language"].value == "tr"
+
+
+def test_players_see_ruleset_display_names(alice, bob):
+    match = finished_match([alice, bob, None, None], [10, 20, 30, 40], ruleset="okey17")
+    profile = Client().get("/players/alice/").content.decode()
+    assert "<td>Okey 17</td>" in profile and "<td>okey17</td>" not in profile
+    page = Client().get(f"/table/{match.table_id}/match/").content.decode()
+    assert "(Okey 17)" in page and "(okey17)" not in page
+    svg = rating_svg({"rami": [(BASE_TIME, 1500), (BASE_TIME, 1510)]})
+    assert ">Rami</text>" in svg and ">rami</text>" not in svg

@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import services
+from games.play import tables
 from games.models import Game, Match, Seat
 from leaderboards import ratings, record_result
 from leaderboards.models import Rating, RatingChange, SoloRecord, VoidedMatch
@@ -177,10 +177,10 @@ def test_a_player_is_provisional_until_enough_rated_matches(alice, bob):
         assert rating.provisional == (minute + 1 < ratings.PROVISIONAL_MATCHES)
 
 
-def test_a_finished_online_match_is_rated_by_the_services_hook(alice, bob):
-    table = services.create_table(alice, "okey51", {"rounds": 1}, mode="online")
-    services.join_table(bob, table.pk)
-    services.start_match(alice, table.pk)
+def test_a_finished_online_match_is_rated_after_its_commit(alice, bob):
+    table = tables.create_table(alice, "okey51", {"rounds": 1}, mode="online")
+    tables.join_table(bob, table.pk)
+    tables.start_match(alice, table.pk)
     Seat.objects.filter(table=table).update(autoplay=True)  # the computers play both humans
     for _ in range(3000):
         game = Game.objects.get(table=table)

@@ -4,7 +4,7 @@ import json
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from games import services
+from games.play import tables
 from okeysite.routing import build_application
 
 APP = build_application(serve_static=False)
@@ -41,10 +41,10 @@ class Socket:
 @database_sync_to_async
 def online_table(creator, *others):
     """An online okey51 table with `creator` and `others` seated, match started."""
-    table = services.create_table(creator, "okey51", {"rounds": 1}, mode="online", move_time=30)
+    table = tables.create_table(creator, "okey51", {"rounds": 1}, mode="online", move_time=30)
     for user in others:
-        services.join_table(user, table.pk)
-    services.start_match(creator, table.pk)
+        tables.join_table(user, table.pk)
+    tables.start_match(creator, table.pk)
     return table
 
 

@@ -8,12 +8,13 @@ import pytest
 from channels.db import database_sync_to_async
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.moderation import Sanction, sanction
-from games.models import Game, Table
+from games.models import Game, Match, Table
 from leaderboards import record_result
 from leaderboards.models import Rating, RatingChange, VoidedMatch
+from tests.games.play.helpers import online_table as started_table
 from tests.leaderboards.helpers import finished_match
 from tests.moderation.sockets import Socket, online_table, open_socket
 
@@ -84,7 +85,7 @@ def test_a_suspended_user_is_logged_out_and_sees_the_reason(client, alice, staff
     response = client.post("/accounts/login/", {"login": "alice@example.com", "password": "pw-alice-1234"},
                            follow=True)
     assert response.status_code == 403 and "spamming the chat" in response.content.decode()
-    assert "Successfully signed in" not in response.content.decode()  # QA pass 2: no success line
+    assert "Successfully signed in" not in response.content.decode()  # no "signed in" line for a suspended user
     assert client.get("/settings/").status_code == 302
     assert "Successfully signed in" not in client.get("/").content.decode()  # nor on the next page
 
@@ -123,11 +124,7 @@ def test_the_user_page_lists_matches_sanctions_and_search_finds_users(alice, bob
 
 
 def test_closing_a_live_table_stops_it(alice, bob, staff):
-    from games import services
-
-    table = services.create_table(alice, "okey51", {"rounds": 1}, mode="online")
-    services.join_table(bob, table.pk)
-    services.start_match(alice, table.pk)
+    table = started_table(alice, bob)
     before = Game.objects.get(table=table)
     assert before.deadline is not None
     client = admin_client(staff)
@@ -152,3 +149,12 @@ def test_voiding_a_match_in_the_admin_reverts_its_rating_changes(alice, bob, car
     assert not RatingChange.objects.filter(match=first).exists()
     assert set(Rating.objects.values_list("user__username", flat=True)) == {"alice", "bob"}
     assert Rating.objects.get(user=alice).wins == 1
+
+
+def test_admin_sections_and_french_model_names(staff):
+    client = Client()
+    client.force_login(staff)
+    page = client.get("/admin/").content.decode()
+    assert "Players and moderation" in page  # not a second "Accounts" next to allauth's
+    with translation.override("fr"):
+        assert str(Match._meta.verbose_name_plural) == "parties"

@@ -1,5 +1,5 @@
 """Table chat (PROTOCOL.md `chat` frame): seated players only, a size limit and a rate
-limit, abuse reports to the admins, removal of lines by admins (issue 5).
+limit, abuse reports to the admins, removal of lines by admins.
 
 Chat text is public at the table, so whole lines travel through the table's Channels
 group (`chat.message`, `chat.removed`); each consumer forwards them as `chat` /
@@ -19,8 +19,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy as _
 
-from accounts.moderation import ChatMessage, ChatReport, active_mute
+from accounts.moderation import active_mute
 from accounts.player_settings import display_name
+from games.chat.models import ChatMessage, ChatReport
 from games.models import Seat
 
 log = logging.getLogger("games.chat")

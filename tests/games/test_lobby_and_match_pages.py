@@ -1,9 +1,9 @@
-"""QA fixes on the pages: per-ruleset lobby options (issue 3), teams, can_join (issue 5), the
-match page's move log in words with the verifiable deals (issue 6), favicon (issue 12)."""
+"""The lobby and match pages: per-ruleset lobby options, teams, taking a free seat, the
+match page's move log in words with the verifiable deals, the favicon."""
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.play import tables, turns
 from games.models import Game, Move, Round, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -19,6 +19,16 @@ def test_the_lobby_offers_the_three_rulesets_with_their_own_options(client, alic
     for field in ("play", "rami_length", "rami_target", "joker_value", "double_one_turn"):
         assert f'name="{field}"' in page
     assert 'data-rulesets="rami"' in page and 'data-rulesets="okey51"' in page
+    assert 'data-rulesets="okey17">Okey 17 is played over 7 rounds.' in page
+
+
+def test_each_lobby_field_belongs_to_the_rulesets_whose_options_it_sets():
+    from games.forms import field_rulesets
+
+    assert field_rulesets() == {
+        "play": "okey51", "rounds": "okey51", "doubling": "okey51", "rami_length": "rami", "rami_rounds": "rami",
+        "rami_target": "rami", "joker_value": "rami", "double_one_turn": "rami", "fixed_rounds": "okey17",
+    }
 
 
 @pytest.mark.parametrize("post, ruleset, options", [
@@ -64,12 +74,12 @@ def test_the_rulesets_come_from_the_environment_list(client, alice, settings):
 
 def test_take_a_seat_only_while_a_seat_is_free(client, alice, bob, carol, make_user):
     dave, erin = make_user("dave"), make_user("erin")
-    table = services.create_table(alice, "okey51", {}, mode="online")
+    table = tables.create_table(alice, "okey51", {}, mode="online")
     client.force_login(dave)
     assert client.get(reverse("table", args=[table.pk])).context["can_join"] is True
     for user in (bob, carol):
-        services.join_table(user, table.pk)
-    services.join_table(dave, table.pk)
+        tables.join_table(user, table.pk)
+    tables.join_table(dave, table.pk)
     client.force_login(erin)
     assert client.get(reverse("table", args=[table.pk])).context["can_join"] is False
 
@@ -81,19 +91,19 @@ def test_the_favicon_is_linked_and_served(client):
 
 def scripted_round_table(alice, bob):
     """An online okey51 table (alice seat 0, bob seat 1) played through the scripted round
-    of test_penalty_events."""
-    from tests.games.test_penalty_events import OKEY51, SCRIPT
+    of tests.games.play.test_penalty_events."""
+    from tests.games.play.test_penalty_events import OKEY51, SCRIPT
 
-    table = services.create_table(alice, "okey51", {"rounds": 1}, mode="online", move_time=30)
-    services.join_table(bob, table.pk, seat_index=1)
-    services.start_match(alice, table.pk)
+    table = tables.create_table(alice, "okey51", {"rounds": 1}, mode="online", move_time=30)
+    tables.join_table(bob, table.pk, seat_index=1)
+    tables.start_match(alice, table.pk)
     game = Game.objects.get(table=table)
     Round.objects.filter(pk=game.round_id).update(initial_position=OKEY51)
     Game.objects.filter(pk=game.pk).update(position=OKEY51)
     for action in SCRIPT:
         user = alice if action["seat"] == 0 else bob
         version = Game.objects.get(pk=game.pk).version
-        assert services.submit_action(user, table.pk, {k: v for k, v in action.items() if k != "seat"}, version).ok
+        assert turns.submit_action(user, table.pk, {k: v for k, v in action.items() if k != "seat"}, version).ok
     return table
 
 
@@ -132,7 +142,7 @@ def test_a_refused_move_that_costs_a_penalty_reads_as_refused(alice):
 
 
 def test_team_tables_show_team_totals_on_the_match_page(client, alice):
-    table = services.create_table(alice, "okey51", {"teams": True}, mode="solo")
+    table = tables.create_table(alice, "okey51", {"teams": True}, mode="solo")
     client.force_login(alice)
     page = client.get(reverse("match", args=[table.pk])).content.decode()
     assert "alice + Computer 3 · normal" in page and "Computer 2 · normal + Computer 4 · normal" in page

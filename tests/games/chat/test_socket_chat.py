@@ -4,8 +4,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.core import mail
 
-from accounts.moderation import ChatMessage, ChatReport, sanction
-from games import chat
+from accounts.moderation import sanction
+from games.chat import service as chat
+from games.chat.models import ChatMessage, ChatReport
 from tests.moderation.sockets import online_table, open_socket
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]

@@ -1,4 +1,5 @@
-"""Socket QA fixes: one snapshot on connect (issue 10), `resume` from a spectator (issue 9)."""
+"""Table sockets connecting: one snapshot on connect while the others learn of the new
+connection, and `resume` from a spectator or a seated player."""
 import pytest
 from channels.db import database_sync_to_async
 

@@ -1,9 +1,20 @@
-"""Translated messages for the error codes a player can receive (PROTOCOL.md `error`).
+"""The error codes a player can receive (PROTOCOL.md `error`): their translated messages
+and `TableError`, the exception of a refused table operation.
 
 Codes: RULES.md §7 plus the server's own (`stale_version`, `bad_frame`, `not_seated`,
-`rate_limited`, and the table-management codes raised by `games.services`).
+`rate_limited`, and the table-management codes of `TableError`).
 """
 from django.utils.translation import gettext, gettext_lazy as _
+
+
+class TableError(Exception):
+    """A refused table operation (`games.play`, `games.snapshot`). `code` is a key of
+    `ERROR_MESSAGES`; nothing was changed."""
+
+    def __init__(self, code):
+        super().__init__(code)
+        self.code = code
+
 
 ERROR_MESSAGES = {
     # RULES.md §7
@@ -33,7 +44,7 @@ ERROR_MESSAGES = {
     "bad_frame": _("Malformed message."),
     "not_seated": _("You are not seated at this table."),
     "rate_limited": _("Too many messages; slow down."),
-    # table management (games.services.ServiceError)
+    # table management (TableError)
     "not_started": _("The match has not started yet."),
     "table_not_open": _("This table is no longer open."),
     "table_full": _("This table is full."),

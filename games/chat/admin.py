@@ -1,0 +1,61 @@
+"""The table chat in the Django admin: lines (remove them, mute their authors) and abuse
+reports (read the copied lines, mute the reported player). Every action asks for a reason
+the player will see (PLAYERS.md complaint 5)."""
+from django.contrib import admin
+from django.utils.html import format_html_join
+from django.utils.translation import gettext_lazy as _
+
+from accounts.admin_actions import reason_action
+from accounts.moderation import sanction
+from games.chat import service
+from games.chat.models import ChatMessage, ChatReport
+
+
+def _remove_apply(request, message, reason, until):
+    return service.remove(message.pk)
+
+
+def _mute_author_apply(request, message, reason, until):
+    sanction(message.user, "mute", reason, until, by=request.user)
+    return True
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    list_display = ("created", "table", "user", "text", "removed")
+    list_filter = ("removed",)
+    search_fields = ("text", "user__username", "table__id")
+    readonly_fields = ("table", "user", "text", "created")
+    actions = [
+        reason_action(_remove_apply, _("Remove the lines"), name="remove_lines"),
+        reason_action(_mute_author_apply, _("Mute the authors"), with_until=True, name="mute_authors"),
+    ]
+
+
+def _mute_reported_apply(request, report, reason, until):
+    if report.reported is None:
+        return False
+    sanction(report.reported, "mute", reason, until, by=request.user)
+    report.handled = True
+    report.save(update_fields=["handled"])
+    return True
+
+
+@admin.register(ChatReport)
+class ChatReportAdmin(admin.ModelAdmin):
+    list_display = ("created", "table", "reporter", "reported", "reason", "handled")
+    list_filter = ("handled",)
+    search_fields = ("reporter__username", "reported__username", "reason")
+    readonly_fields = ("table", "reporter", "reported", "reason", "created", "chat_lines")
+    fields = ("table", "reporter", "reported", "reason", "created", "chat_lines", "handled")
+    actions = [reason_action(_mute_reported_apply, _("Mute the reported players"), with_until=True,
+                             name="mute_reported")]
+
+    @admin.display(description=_("chat lines"))
+    def chat_lines(self, report):
+        """The copied lines, oldest first (removed ones struck through)."""
+        return format_html_join(
+            "", "<div>{} <b>{}</b>: {}{}</div>",
+            ((line.get("at", "")[:19], line.get("user", ""), line.get("text", ""),
+              " ✗" if line.get("removed") else "") for line in report.lines),
+        ) or "-"

@@ -1,0 +1,265 @@
+"""The one commit path of a stored game (ARCHITECTURE.md invariants 2 and 5).
+
+Every change to a game runs inside `locked(table_id)` or `locked_timer(game_id, version,
+kind)`: one transaction that locks the `Game` row (`select_for_update(no_key=True)`) and
+checks the version (SQLite ignores row locks, the version check does not). Inside it,
+`Write.commit()` is the only code in the project that bumps `Game.version`, appends
+`Move`s (each with the penalty events of its engine step), arms or clears the deadline,
+finishes a round whose position is over, and schedules with `transaction.on_commit` the
+broadcast, the timer task of the new version and, when a match ends, its recording.
+
+Every version bump sends the timer again, for the new version, even when the deadline
+itself stays: a timer armed for an older version does nothing when it fires, so a bump
+without a new timer would leave the clock to the sweeper.
+
+The broadcast carries only the version (and the public round end): each socket builds
+its own seat's view (ARCHITECTURE.md invariant 3). `Write` holds the new position, the
+table and the seats when it commits, so building each seat's view once per version here
+(`games.snapshot.view_for`) and sending it on that seat's own channel changes
+`_after_commit` alone.
+"""
+import logging
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import timedelta
+from functools import cached_property
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from games import snapshot
+from games.engine import api
+from games.errors import TableError
+from games.models import Game, Match, Move, Seat, Table
+from games.play import rounds
+from leaderboards.recording import record_result
+from okeysite.celery import app as celery_app
+
+log = logging.getLogger("games.play")
+
+LOBBY_GROUP = "lobby"  # Channels group of the lobby sockets (the list of open tables)
+TIMER_TASKS = {  # sent by name: the writer never imports games.tasks
+    Game.Deadline.MOVE: "games.tasks.turn_timeout",
+    Game.Deadline.BOT: "games.tasks.bot_turn",
+    Game.Deadline.NEXT_ROUND: "games.tasks.next_round",
+}
+
+
+@dataclass(frozen=True)
+class Played:
+    """One action to log: `seat` (int), `action` (RULES.md §7 dict with "seat"), `actor`
+    (a `Move.Actor`) and `step` (the engine's `api.Step` of that action)."""
+
+    seat: int
+    action: dict
+    actor: str
+    step: api.Step = field(repr=False)
+
+
+class Write:
+    """One locked game inside its transaction: read `game`, `table`, `seats`, change seats
+    or the table as needed, then `commit()` (or `notify()` when the version stays)."""
+
+    def __init__(self, game):
+        self.game = game
+        self._round_before = game.round_id
+        self._turn_before = game.position["turn"] if game.position else None
+
+    @cached_property
+    def table(self):
+        """The game's Table (the same instance for the whole transaction)."""
+        return self.game.table
+
+    @cached_property
+    def seats(self):
+        """The table's Seats in seat order, with their users and display settings."""
+        return list(Seat.objects.filter(table_id=self.game.table_id)
+                    .select_related("user", "user__player_settings").order_by("index"))
+
+    def seat_of(self, user):
+        """The Seat `user` sits in, or None (a spectator, or anonymous)."""
+        return next((s for s in self.seats if user is not None and s.user_id == user.pk), None)
+
+    def is_current(self, version):
+        """True when the client's `version` (int) is the game's version now."""
+        return version == self.game.version
+
+    # ----------------------------------------------------------------- writing
+
+    def commit(self, position=None, played=(), refresh=False, origin=None):
+        """Store one change of the game.
+
+        Args: `position` (the new engine position, or None to keep the stored one),
+        `played` (the `Played` actions that led to it, logged as `Move`s in order: result
+        "ok" when accepted, else the refusal code of a penalty that stays), `refresh`
+        (the sockets re-read seats and players even at a version they have), `origin` (a
+        consumer's channel name that already has this state).
+        Bumps the version, logs the moves, finishes the round when `position` ended it
+        (`rounds.finish_round`), arms or clears the deadline (`_arm`), saves, and
+        schedules the broadcast, the timer and a finished match's recording after commit.
+        Returns the public round-end frame (`snapshot.round_end_frame`) when this change
+        ended the round, else None.
+        """
+        game, table = self.game, self.table
+        now = timezone.now()
+        if position is not None:
+            game.position = position
+        game.version += 1
+        self._log(played)
+        ended = game.position is not None and api.is_over(game.position) and not game.round.is_over
+        if ended:
+            rounds.finish_round(game, table, now)
+        self._arm(now, ended, any(p.actor != Move.Actor.HUMAN for p in played))
+        game.save()
+        round_end = snapshot.round_end_frame(game, table) if ended else None
+        self._after_commit(refresh, origin, round_end, ended and game.match.finished is not None)
+        return round_end
+
+    def notify(self, refresh=True, origin=None):
+        """Tell the table's sockets that seats or players changed while the version stays
+        (a seat taken or left before the match, a connection opened or closed)."""
+        _on_commit_send(self.table.group_name, _update(self.game.version, refresh, origin, None))
+
+    def lobby_changed(self):
+        """Tell the lobby sockets that the list of open tables changed (after commit)."""
+        _on_commit_send(LOBBY_GROUP, {"type": "lobby.update"})
+
+    def resend_timer(self):
+        """Send the stored deadline's timer again for the same version (it fired early)."""
+        self._schedule_timer()
+
+    def _log(self, played):
+        if not played:
+            return
+        last = Move.objects.filter(round_id=self.game.round_id).aggregate(n=Max("number"))["n"] or 0
+        Move.objects.bulk_create([
+            Move(round_id=self.game.round_id, number=last + i, seat=p.seat, action=p.action,
+                 result="ok" if p.step.accepted else p.step.code, actor=p.actor, version=self.game.version,
+                 events=p.step.events())
+            for i, p in enumerate(played, start=1)
+        ])
+
+    def _arm(self, now, round_ended, computer_acted):
+        """Set the one deadline for the state just reached (ARCHITECTURE.md invariant 5).
+
+        No deadline once the table stopped (closed, match finished) or before a deal. A
+        round just over: the next round's deal after OKEY_NEXT_ROUND_DELAY. A new turn:
+        a computer-played seat moves after OKEY_BOT_DELAY (three times that on autoplay,
+        so the player can come back), a human gets the table's move time (D-16). Within a
+        turn the deadline stays while it fits who plays the seat to move; after a
+        computer's action (or when a computer takes the seat over) the computer's next
+        action comes OKEY_BOT_STEP_DELAY later; a human taking the seat back gets a full
+        move time.
+        """
+        game, table = self.game, self.table
+        position = game.position
+        if table.status != Table.Status.PLAYING or position is None:
+            self._set_deadline(Game.Deadline.NONE, None, turn=None)
+        elif api.is_over(position):
+            if round_ended or game.deadline_kind != Game.Deadline.NEXT_ROUND:
+                self._set_deadline(Game.Deadline.NEXT_ROUND, now + timedelta(seconds=settings.OKEY_NEXT_ROUND_DELAY),
+                                   turn=None)
+        else:
+            turn = position["turn"]
+            seat = self.seats[turn]
+            new_turn = game.round_id != self._round_before or turn != self._turn_before
+            kind = Game.Deadline.BOT if seat.computer_plays else Game.Deadline.MOVE
+            fits = game.deadline_kind == kind and game.deadline is not None
+            if seat.computer_plays and new_turn:
+                delay = settings.OKEY_BOT_DELAY * (3 if seat.autoplay else 1)
+            elif seat.computer_plays:
+                delay = settings.OKEY_BOT_STEP_DELAY if computer_acted or not fits else None
+            else:
+                delay = table.move_time if new_turn or computer_acted or not fits else None
+            self._set_deadline(kind, now + timedelta(seconds=delay) if delay is not None else game.deadline, turn)
+
+    def _set_deadline(self, kind, deadline, turn):
+        self.game.deadline_kind = kind
+        self.game.deadline = deadline
+        self.game.turn = turn
+
+    # ------------------------------------------------------------- after commit
+
+    def _after_commit(self, refresh, origin, round_end, match_finished):
+        _on_commit_send(self.table.group_name, _update(self.game.version, refresh, origin, round_end))
+        self._schedule_timer()
+        if match_finished:
+            match_id = self.game.match_id
+            transaction.on_commit(lambda: _record(match_id))
+
+    def _schedule_timer(self):
+        game = self.game
+        if not game.deadline_kind or game.deadline is None:
+            return
+        kind, game_id, version, deadline = game.deadline_kind, game.pk, game.version, game.deadline
+        transaction.on_commit(lambda: send_timer(kind, game_id, version, deadline))
+
+
+@contextmanager
+def locked(table_id):
+    """`with locked(table_id) as write:` one transaction holding the game row of table
+    `table_id` locked; yields its `Write`. An exception inside rolls everything back.
+    Raises TableError("not_found")."""
+    with transaction.atomic():
+        try:
+            game = Game.objects.select_for_update(no_key=True).get(table_id=table_id)
+        except Game.DoesNotExist:
+            raise TableError("not_found") from None
+        yield Write(game)
+
+
+@contextmanager
+def locked_timer(game_id, version, kind):
+    """`with locked_timer(game_id, version, kind) as write:` the game row locked for a
+    timer task armed at `version` for a `kind` deadline (a `Game.Deadline`); yields None
+    when the game is gone, the version moved on or the deadline is of another kind (a
+    late or duplicate task does nothing)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update(no_key=True).filter(pk=game_id).first()
+        if game is None or game.version != version or game.deadline_kind != kind:
+            yield None
+        else:
+            yield Write(game)
+
+
+def send_timer(kind, game_id, version, deadline):
+    """Send the Celery task of a `kind` deadline (a `Game.Deadline`) for `game_id` at
+    `version`, due at `deadline` (aware datetime; countdown in seconds from now, at least
+    0). A broker failure is logged: the sweeper re-arms what could not be sent."""
+    countdown = max(0.0, (deadline - timezone.now()).total_seconds())
+    try:
+        celery_app.send_task(TIMER_TASKS[kind], args=(game_id, version), countdown=countdown)
+    except Exception:  # noqa: BLE001 - a lost timer is the sweeper's to re-arm, never the move's to undo
+        log.exception("could not schedule %s for game %s", kind, game_id)
+
+
+def _update(version, refresh, origin, round_end):
+    message = {"type": "table.update", "version": version, "refresh": refresh}
+    if origin:
+        message["origin"] = origin
+    if round_end is not None:
+        message["round_end"] = round_end
+    return message
+
+
+def _on_commit_send(group, message):
+    def send():
+        try:
+            async_to_sync(get_channel_layer().group_send)(group, message)
+        except Exception:  # noqa: BLE001 - a broadcast failure must never undo a committed move
+            log.exception("broadcast to %s failed", group)
+
+    transaction.on_commit(send)
+
+
+def _record(match_id):
+    # The match is committed and marked finished: if this fails or never runs (a crash
+    # right after the commit), the sweeper records it (`leaderboards.recording.record_pending`).
+    try:
+        record_result(Match(pk=match_id))
+    except Exception:  # noqa: BLE001
+        log.exception("recording match %s failed; the sweeper will retry", match_id)

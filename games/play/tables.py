@@ -1,0 +1,160 @@
+"""Table management on the commit path: create, join, leave, start the match, close.
+
+Refusals raise `TableError(code)` (a key of `games.errors.ERROR_MESSAGES`) and change
+nothing. The ruleset's facts (its seats, its options) come from `api.ruleset`.
+"""
+import logging
+
+from django.conf import settings
+from django.db import transaction
+
+from games.chat.service import system_line
+from games.engine import api
+from games.errors import TableError
+from games.models import Game, Seat, Table
+from games.play import commit, rounds
+
+log = logging.getLogger("games.play")
+
+
+def create_table(user, ruleset="okey51", options=None, mode=Table.Mode.ONLINE, move_time=None, assisted=False,
+                 bot_level="normal"):
+    """Create a table with `user` in seat 0 (RULES.md §6).
+
+    Args: `ruleset` (an id of `api.RULESETS`), `options` (dict, RULES.md §7, normalized by
+    the ruleset), `mode` ("solo": the other seats are computers and the match starts now;
+    "online": seats stay free until joined or filled at start), `move_time` (seconds per
+    turn, 5-600, default settings.OKEY_DEFAULT_MOVE_TIME, D-16), `assisted` (bool),
+    `bot_level` (the computers' level). The table has the ruleset's `default_seats`.
+    Returns the Table. Raises TableError("bad_options").
+    """
+    try:
+        rules = api.ruleset(ruleset)
+        options = rules.normalize_options(options or {})
+    except (ValueError, KeyError, TypeError, NotImplementedError):
+        raise TableError("bad_options") from None
+    if mode not in Table.Mode.values:
+        raise TableError("bad_options")
+    move_time = int(move_time or settings.OKEY_DEFAULT_MOVE_TIME)
+    if not 5 <= move_time <= 600:
+        raise TableError("bad_options")
+    players = rules.default_seats
+    with transaction.atomic():
+        table = Table.objects.create(
+            ruleset=ruleset, options=options, mode=mode, creator=user, players=players,
+            move_time=move_time, assisted=bool(assisted), bot_level=bot_level,
+        )
+        Seat.objects.bulk_create([
+            Seat(table=table, index=index, user=user if index == 0 else None,
+                 bot_level=bot_level if (mode == Table.Mode.SOLO and index) else "")
+            for index in range(players)
+        ])
+        Game.objects.create(table=table)
+        with commit.locked(table.pk) as write:
+            if mode == Table.Mode.SOLO:
+                write.commit(rounds.start_match(write.game, write.table))
+                return write.table
+            write.lobby_changed()
+    return table
+
+
+def _free_seat_order(table):
+    # Two humans sit face to face (RULES.md §6): offer the opposite seat first.
+    opposite = table.players // 2
+    return sorted(range(table.players), key=lambda i: (i != opposite, i))
+
+
+def join_table(user, table_id, seat_index=None):
+    """Seat `user` at an open online table; returns the Seat (the same one if already seated).
+
+    `seat_index` (int) asks for a given free seat; otherwise the seat facing the creator
+    is taken first. Raises TableError("not_found" | "table_not_open" | "table_full" |
+    "seat_taken").
+    """
+    with commit.locked(table_id) as write:
+        table = write.table
+        seat = write.seat_of(user)
+        if seat is not None:
+            return seat
+        if table.status != Table.Status.OPEN or table.mode != Table.Mode.ONLINE:
+            raise TableError("table_not_open")
+        free = [s.index for s in write.seats if s.user_id is None and not s.bot_level]
+        if not free:
+            raise TableError("table_full")
+        if seat_index is None:
+            seat_index = next(i for i in _free_seat_order(table) if i in free)
+        elif seat_index not in free:
+            raise TableError("seat_taken")
+        seat = write.seats[seat_index]
+        seat.user = user
+        seat.save(update_fields=["user"])
+        write.notify()
+        write.lobby_changed()
+        return seat
+
+
+def leave_table(user, table_id):
+    """Leave an open table before its match starts. The creator leaving closes the table.
+
+    Returns None. Raises TableError("not_found" | "table_not_open" | "not_seated").
+    """
+    with commit.locked(table_id) as write:
+        table = write.table
+        if table.status != Table.Status.OPEN:
+            raise TableError("table_not_open")
+        seat = write.seat_of(user)
+        if seat is None:
+            raise TableError("not_seated")
+        if table.creator_id == user.pk:
+            table.status = Table.Status.CLOSED
+            table.save(update_fields=["status"])
+        else:
+            seat.user = None
+            seat.save(update_fields=["user"])
+        write.notify()
+        write.lobby_changed()
+
+
+def start_match(user, table_id):
+    """The creator starts the match: free seats get computers (`table.bot_level`), round 0
+    is dealt and the first deadline armed. Returns the Game.
+    Raises TableError("not_found" | "not_creator" | "table_not_open")."""
+    with commit.locked(table_id) as write:
+        table = write.table
+        if table.creator_id != user.pk:
+            raise TableError("not_creator")
+        if table.status != Table.Status.OPEN:
+            raise TableError("table_not_open")
+        for seat in write.seats:
+            if seat.user_id is None:
+                seat.bot_level = table.bot_level
+                seat.save(update_fields=["bot_level"])
+        write.commit(rounds.start_match(write.game, table))
+        write.lobby_changed()
+        return write.game
+
+
+def close_table(table_id, reason, by=None):
+    """Close a table (open or playing) for moderation: no more moves, timers stop.
+
+    Args: `table_id` (int), `reason` (str, required: logged and, when `by` is given, shown
+    to the table's players as a chat line from `by`), `by` (the staff user or None). A
+    finished match stays finished (and rated); an unfinished one is never rated.
+    Returns True when the table was closed now, False when it was already finished or
+    closed. Raises ValueError on an empty reason, TableError("not_found").
+    """
+    if not (reason or "").strip():
+        raise ValueError("closing a table needs a reason")
+    with commit.locked(table_id) as write:
+        table = write.table
+        if table.status in (Table.Status.FINISHED, Table.Status.CLOSED):
+            return False
+        table.status = Table.Status.CLOSED
+        table.closed_reason = reason.strip()[:300]
+        table.save(update_fields=["status", "closed_reason"])
+        write.commit(refresh=True)
+        write.lobby_changed()
+        log.info("table %s closed by %s: %s", table_id, by, reason)
+    if by is not None:
+        system_line(table_id, by, reason)
+    return True

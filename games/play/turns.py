@@ -1,0 +1,154 @@
+"""Turns on the commit path: a player's action, a move time running out, a computer's
+action, the next round's deal, and the sweeper that re-arms lost timers.
+
+Timer functions take the game id and the version their timer was armed for and do
+nothing (return False) when the game has moved on (ARCHITECTURE.md invariant 5).
+"""
+import logging
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.utils import timezone
+
+from games.engine import api
+from games.models import Game, Move, Table
+from games.play import commit, computer, rounds
+from leaderboards.recording import record_pending
+
+log = logging.getLogger("games.play")
+
+EARLY_TOLERANCE = timedelta(seconds=0.5)  # a move timer firing earlier than this waits for its time
+OVERDUE = timedelta(seconds=2)  # a deadline this late has lost its timer: the sweeper sends it again
+
+
+@dataclass
+class Outcome:
+    """Result of `submit_action`: `ok` (accepted), the game `version` after it, the
+    refusal `code` (RULES.md §7 or a server code) and the `round_end` frame when the
+    action ended the round."""
+
+    ok: bool
+    version: int
+    code: str | None = None
+    round_end: dict | None = field(default=None, repr=False)
+
+
+def submit_action(user, table_id, action, expected_version):
+    """Play `action` (RULES.md §7, without or with "seat": the server sets it) for `user`.
+
+    Checks in order (as boardgame.io's master): seated (`not_seated`), match running
+    (`not_started`, or `table_not_open` once an admin closed the table), `expected_version` is
+    the game's version (`stale_version`), then the engine (`api.step`). A refusal changes
+    nothing, except a refusal whose penalty stays (okey17 playable or joker discard,
+    RULES.md §4): that position is stored, the version bumped, the refused move logged
+    with its penalty, and the turn's clock keeps running with a timer for the new version.
+    An accepted action takes the seat back from autoplay.
+    Returns Outcome(ok, version, code, round_end). Raises TableError("not_found").
+    """
+    with commit.locked(table_id) as write:
+        game = write.game
+        seat = write.seat_of(user)
+        if seat is None:
+            return Outcome(False, game.version, "not_seated")
+        if game.position is None:
+            return Outcome(False, game.version, "not_started")
+        if write.table.status == Table.Status.CLOSED:
+            return Outcome(False, game.version, "table_not_open")
+        if not write.is_current(expected_version):
+            return Outcome(False, game.version, "stale_version")
+        played = dict(action)
+        played["seat"] = seat.index
+        try:
+            step = api.step(game.position, played)
+        except Exception:  # noqa: BLE001 - an engine bug must refuse the action, not kill the socket
+            log.exception("engine failed on %s at table %s", played, table_id)
+            return Outcome(False, game.version, "bad_action")
+        if not step.changed:
+            return Outcome(False, game.version, step.code)
+        if step.accepted and (seat.autoplay or seat.consecutive_timeouts):
+            seat.autoplay = False
+            seat.consecutive_timeouts = 0
+            seat.save(update_fields=["autoplay", "consecutive_timeouts"])
+        round_end = write.commit(step.position, [commit.Played(seat.index, played, Move.Actor.HUMAN, step)])
+        return Outcome(step.accepted, game.version, step.code, round_end)
+
+
+def expire_turn(game_id, version):
+    """A human's move time ran out (Celery `turn_timeout`): the computer plays that turn.
+
+    Does nothing (returns False) if the version moved on or the deadline is not a move
+    deadline; sends the timer again if it fired early. Two timeouts in a row put the seat
+    on autoplay (RULES.md §6). Returns True when it played.
+    """
+    with commit.locked_timer(game_id, version, Game.Deadline.MOVE) as write:
+        if write is None:
+            return False
+        game = write.game
+        if game.deadline and game.deadline > timezone.now() + EARLY_TOLERANCE:
+            write.resend_timer()  # fired early (clock skew): try again on time
+            return False
+        seat = write.seats[game.position["turn"]]
+        seat.consecutive_timeouts += 1
+        if seat.consecutive_timeouts >= 2:
+            seat.autoplay = True
+        seat.save(update_fields=["consecutive_timeouts", "autoplay"])
+        position, played = computer.play_turn(game, seat, seat.bot_level or write.table.bot_level,
+                                              Move.Actor.TIMEOUT)
+        if not played:
+            return False
+        write.commit(position, played)
+        return True
+
+
+def run_bot_turn(game_id, version):
+    """A computer (or a human seat on autoplay) plays one action (Celery `bot_turn`).
+
+    Does nothing (returns False) if the version moved on or the deadline is not a
+    computer's; if the seat is no longer computer-played (its player came back) the
+    human's move deadline is armed instead. The commit arms the next action (a short
+    delay inside a turn, OKEY_BOT_DELAY before a new turn). Returns True when it played.
+    """
+    with commit.locked_timer(game_id, version, Game.Deadline.BOT) as write:
+        if write is None:
+            return False
+        seat = write.seats[write.game.position["turn"]]
+        if not seat.computer_plays:
+            write.commit()
+            return False
+        actor = Move.Actor.COMPUTER if seat.is_computer else Move.Actor.TIMEOUT
+        played = computer.play_action(write.game, seat, seat.bot_level or write.table.bot_level, seat.index, actor)
+        write.commit(played.step.position, [played])
+        return True
+
+
+def next_round(game_id, version):
+    """Deal the next round of the match (Celery `next_round`, OKEY_NEXT_ROUND_DELAY after
+    the last one ended; the first seat rotates, RULES.md §1). Does nothing (returns False)
+    if the version moved on or the table no longer plays. Returns True when it dealt."""
+    with commit.locked_timer(game_id, version, Game.Deadline.NEXT_ROUND) as write:
+        if write is None or write.table.status != Table.Status.PLAYING:
+            return False
+        game = write.game
+        write.commit(rounds.deal_round(game, write.table, game.match, game.round.index + 1))
+        return True
+
+
+def sweep(startup=False):
+    """The backstop of the timers and of match recording (ARCHITECTURE.md invariant 5).
+
+    Sends again the timer of every playing game whose deadline is more than OVERDUE late
+    (`startup` True: of every pending deadline, since memory-broker tasks die with the
+    process), then records the finished matches not yet recorded
+    (`leaderboards.recording.record_pending`: a crash between a match's commit and its
+    after-commit recording loses nothing).
+    Returns {"timers": timers sent, "recorded": matches recorded}.
+    """
+    now = timezone.now()
+    games = Game.objects.filter(deadline__isnull=False, table__status=Table.Status.PLAYING).exclude(deadline_kind="")
+    if not startup:
+        games = games.filter(deadline__lt=now - OVERDUE)
+    timers = 0
+    for game_id, kind, version, deadline in games.values_list("pk", "deadline_kind", "version", "deadline"):
+        commit.send_timer(kind, game_id, version, deadline)
+        timers += 1
+    return {"timers": timers, "recorded": record_pending()}

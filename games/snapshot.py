@@ -1,0 +1,156 @@
+"""The read side of the games: what one seat (or a spectator) may see, the players, the
+round's score table and the lobby's list of open tables. Nothing here writes.
+
+`snapshot()` loads the rows and calls `view_for()`, which only reads what it is given,
+so the commit path can build the same view from the rows it already holds.
+"""
+import logging
+
+from django.db.models import Count, Q
+from django.utils import translation
+from django.utils.translation import gettext
+
+from accounts.player_settings import display_name
+from games.engine import api
+from games.errors import TableError
+from games.models import BOT_LEVEL_CHOICES, Game, Seat, Table
+
+log = logging.getLogger("games.snapshot")
+
+
+def _epoch_ms(dt):
+    return int(dt.timestamp() * 1000) if dt else None
+
+
+def computer_label(index, level):
+    """A computer seat's name in the active language, numbered by seat like every page.
+
+    Args: `index` (0-based seat), `level` (bot level id). Returns str: seat index 1 ->
+    "Computer 2 · normal"."""
+    levels = dict(BOT_LEVEL_CHOICES)
+    return gettext("Computer %(number)s · %(level)s") % {"number": index + 1, "level": levels.get(level, level)}
+
+
+def players_info(table, seats):
+    """Per seat of `table` (`seats` in seat order, with their users): {"name" (display
+    name; a computer's is `computer_label`, in the active language), "user" (username),
+    "computer" (bot level or None), "connected", "autoplay", "empty", "team" (okey51
+    teams: 0 for seats 0+2, 1 for seats 1+3; else None)}."""
+    teams = api.ruleset(table.ruleset).team_totals(table.options, [0] * len(seats)) is not None
+    out = []
+    for seat in seats:
+        if seat.user_id:
+            info = {"name": display_name(seat.user), "user": seat.user.get_username(), "computer": None,
+                    "connected": seat.connected, "autoplay": seat.autoplay, "empty": False}
+        elif seat.bot_level:
+            info = {"name": computer_label(seat.index, seat.bot_level), "user": None, "computer": seat.bot_level,
+                    "connected": True, "autoplay": False, "empty": False}
+        else:
+            info = {"name": None, "user": None, "computer": None, "connected": False, "autoplay": False,
+                    "empty": True}
+        info["team"] = seat.index % 2 if teams else None
+        out.append(info)
+    return out
+
+
+def round_end_frame(game, table):
+    """The public score table of the game's round once it is over (PROTOCOL.md
+    `round_end`): {version, round_index, scores, penalties, round_totals, totals (match so
+    far), result, seed (revealed now), commitment, match_over, standings, team_totals,
+    penalty_events [{seat, amount, reason, tile, by}], next_round_at (epoch ms or None)}.
+    Points everywhere; no rack but the engine's public `result`."""
+    rnd, match = game.round, game.match
+    return {
+        "version": game.version,
+        "round_index": rnd.index,
+        "scores": rnd.scores,
+        "penalties": rnd.penalties,
+        "round_totals": rnd.totals,
+        "totals": match.totals,
+        "result": rnd.result,
+        "seed": rnd.seed,
+        "commitment": rnd.commitment,
+        "match_over": match.finished is not None,
+        "standings": match.standings,
+        "team_totals": api.ruleset(table.ruleset).team_totals(table.options, match.totals),
+        "penalty_events": rnd.penalty_events or [],
+        "next_round_at": _epoch_ms(game.deadline) if game.deadline_kind == Game.Deadline.NEXT_ROUND else None,
+    }
+
+
+def view_for(game, table, seats, seat_index):
+    """The view of seat `seat_index` (None: a spectator) from loaded rows (PROTOCOL.md
+    "The view"): `api.view(position, seat)` plus version, deadline (epoch ms),
+    deadline_kind, players (`players_info`), totals, table_id, status, mode, round_index,
+    rounds, commitment, seed (only once the round is over), assisted, move_time,
+    creator_seat, team_totals (okey51 teams, else None), round_end (`round_end_frame`, once
+    the round is over) and, on assisted tables only, penalty_tiles for the viewer's own
+    seat (`api.penalty_tiles`, RULES.md §6). Never another seat's rack, never the pile."""
+    rules = api.ruleset(table.ruleset)
+    rnd, match = game.round, game.match
+    if game.position is not None:
+        view = dict(api.view(game.position, seat_index))
+    else:
+        view = {"ruleset": table.ruleset, "options": table.options, "seat": seat_index}
+    totals = match.totals if match else [0] * table.players
+    view.update({
+        "version": game.version,
+        "table_id": table.pk,
+        "status": table.status,
+        "mode": table.mode,
+        "assisted": table.assisted,
+        "move_time": table.move_time,
+        "deadline": _epoch_ms(game.deadline),
+        "deadline_kind": game.deadline_kind or None,
+        "players": players_info(table, seats),
+        "totals": totals,
+        "round_index": rnd.index if rnd else None,
+        "rounds": match.rounds_planned if match else rules.match_length(table.options, table.players),
+        "commitment": rnd.commitment if rnd else None,
+        "seed": rnd.seed if rnd and rnd.is_over else None,
+        "creator_seat": 0,
+        "team_totals": rules.team_totals(table.options, totals),
+    })
+    if table.assisted and seat_index is not None and game.position is not None and not api.is_over(game.position):
+        try:
+            view["penalty_tiles"] = list(api.penalty_tiles(game.position, seat_index))
+        except Exception:  # noqa: BLE001 - a display aid must never break the snapshot
+            log.exception("penalty_tiles failed at table %s", table.pk)
+            view["penalty_tiles"] = []
+    if rnd and rnd.is_over:
+        view["round_end"] = round_end_frame(game, table)
+    return view
+
+
+def snapshot(table_id, user, language=None):
+    """The view one socket may see now (`view_for`), read from the database.
+
+    Args: `table_id` (int), `user` (the socket's user, or None), `language` (a LANGUAGES
+    code for the computers' names, else the active language).
+    Returns (version, view, seat index or None). Raises TableError("not_found").
+    """
+    if language:
+        with translation.override(language):
+            return snapshot(table_id, user)
+    try:
+        game = Game.objects.select_related("table", "match", "round").get(table_id=table_id)
+    except Game.DoesNotExist:
+        raise TableError("not_found") from None
+    seats = list(Seat.objects.filter(table_id=table_id).select_related("user", "user__player_settings")
+                 .order_by("index"))
+    seat_index = next((s.index for s in seats if user is not None and s.user_id == getattr(user, "pk", None)), None)
+    return game.version, view_for(game, game.table, seats, seat_index), seat_index
+
+
+def open_tables():
+    """Open online tables for the lobby, newest first (at most 100): list of dicts {id,
+    ruleset, ruleset_name, options, creator (display name), move_time (seconds), assisted,
+    seats_taken, players}."""
+    tables = (Table.objects.filter(status=Table.Status.OPEN, mode=Table.Mode.ONLINE)
+              .select_related("creator", "creator__player_settings")
+              .annotate(taken=Count("seats", filter=Q(seats__user__isnull=False))))
+    return [{
+        "id": table.pk, "ruleset": table.ruleset, "ruleset_name": table.ruleset_name, "options": table.options,
+        "creator": display_name(table.creator), "move_time": table.move_time, "assisted": table.assisted,
+        "seats_taken": table.taken, "players": table.players,
+    } for table in tables[:100]]

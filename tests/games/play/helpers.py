@@ -1,0 +1,88 @@
+"""Helpers for the tests of `games.play`: tables in a known state, timers run as the
+worker would run them, and checks that the stored deadline has its timer."""
+from datetime import timedelta
+
+from django.utils import timezone
+
+from games import tasks
+from games.engine import api
+from games.models import Game, Match, Round, seed_commitment
+from games.play import tables
+from games.play.commit import TIMER_TASKS
+
+TASKS = {"move": tasks.turn_timeout, "bot": tasks.bot_turn, "next_round": tasks.next_round}
+
+
+def game_of(table):
+    """The stored Game of `table`, read now."""
+    return Game.objects.select_related("round", "match", "table").get(table=table)
+
+
+def online_table(creator, *others, ruleset="okey51", options=None, **kwargs):
+    """An online table of `creator` with `others` seated (the first facing the creator),
+    match started. Returns the Table."""
+    table = tables.create_table(creator, ruleset, options or {"rounds": 1}, mode="online", move_time=30, **kwargs)
+    for user in others:
+        tables.join_table(user, table.pk)
+    tables.start_match(creator, table.pk)
+    return table
+
+
+def fixed_deal(table, seed="fixed"):
+    """Make the started match of `table` the one match seed `seed` deals (the deals and the
+    computers' choices are then the same on every run), keeping its first round's deadline.
+    Returns the game."""
+    game = game_of(table)
+    Match.objects.filter(pk=game.match_id).update(seed=seed)
+    match = Match.objects.get(pk=game.match_id)
+    round_seed = match.round_seed(0)
+    position = api.ruleset(table.ruleset).deal(table.options, round_seed, table.players, 0)
+    Round.objects.filter(pk=game.round_id).update(seed=round_seed, commitment=seed_commitment(round_seed),
+                                                  initial_position=position)
+    Game.objects.filter(pk=game.pk).update(position=position)
+    return game_of(table)
+
+
+def solo_table(user, seed="fixed", **kwargs):
+    """A solo okey51 table of `user` (options `kwargs.pop("options", {})`) dealt from the
+    match seed `seed` (`fixed_deal`). Returns the Table."""
+    table = tables.create_table(user, "okey51", kwargs.pop("options", {}), mode="solo", **kwargs)
+    fixed_deal(table, seed)
+    return table
+
+
+def run_timer(game):
+    """Run the task the game's deadline is armed for, as the worker would. Returns its result."""
+    return TASKS[game.deadline_kind](game.pk, game.version)
+
+
+def play_out(table, until=lambda game: False, max_steps=3000):
+    """Fire timers (past deadlines first) until the match ends or `until(game)`. Returns the game."""
+    for _ in range(max_steps):
+        game = game_of(table)
+        if not game.deadline_kind or until(game):
+            return game
+        Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+        game.refresh_from_db()
+        assert run_timer(game) is True
+    raise AssertionError("the match did not end")
+
+
+def timers_of(published, game):
+    """The timer tasks published for `game` (any version), oldest first."""
+    return [t for t in published if t["task"] in TIMER_TASKS.values() and t["args"][:1] == [game.pk]]
+
+
+def assert_armed(published, game, kind):
+    """`game` (read now) has a `kind` deadline and its timer went to the broker for the
+    game's current version, due at that deadline."""
+    assert game.deadline_kind == kind and game.deadline is not None
+    sent = [t for t in timers_of(published, game) if t["args"] == [game.pk, game.version]]
+    assert [t["task"] for t in sent] == [TIMER_TASKS[kind]], sent
+    assert abs((sent[0]["eta"] - game.deadline).total_seconds()) < 1.0
+
+
+def assert_cleared(published, game):
+    """`game` (read now) has no deadline and no timer was sent for its current version."""
+    assert (game.deadline, game.deadline_kind) == (None, "")
+    assert not [t for t in timers_of(published, game) if t["args"] == [game.pk, game.version]]

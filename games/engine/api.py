@@ -3,8 +3,7 @@ asking the position's (or the named) ruleset object in :data:`RULESETS`.
 
 Everything is JSON-shaped data; nothing here mutates its inputs, reads the clock or
 uses the global random generator (ARCHITECTURE.md invariant 1).  The play is
-:func:`step` (one action) and :func:`replay` (a move log); :func:`apply` is the
-temporary shim over ``step`` for callers not on it yet.
+:func:`step` (one action) and :func:`replay` (a move log).
 """
 from __future__ import annotations
 
@@ -12,15 +11,15 @@ import importlib
 from types import ModuleType
 from typing import Iterable, Iterator
 
-from .errors import ERROR_ORDER, IllegalAction
+from .errors import ERROR_ORDER
 from .melds import resolve
 from .rulesets import RULESETS
 from .rulesets.base import Ruleset
 from .step import Penalty, Replay, Step
 
 __all__ = [
-    "RULESETS", "IllegalAction", "ERROR_ORDER", "NotImplementedRuleset", "normalize_options", "deal",
-    "apply", "view", "is_over", "round_scores", "round_totals", "match_length", "match_over",
+    "RULESETS", "ERROR_ORDER", "NotImplementedRuleset", "normalize_options", "deal",
+    "view", "is_over", "round_scores", "round_totals", "match_length", "match_over",
     "standings", "team_totals", "meld_info", "score", "penalty_tiles", "add_targets", "resolve_meld",
     "Ruleset", "ruleset", "ruleset_module", "step", "Step", "Penalty", "legal_actions", "replay", "Replay",
 ]
@@ -75,20 +74,6 @@ def replay(initial: dict, moves: Iterable[dict]) -> Replay:
         steps.append(done)
         position = done.position
     return Replay(position, steps)
-
-
-def apply(position: dict, action: dict) -> dict:
-    """The position after ``action``, or :class:`IllegalAction` for a refused one.
-
-    Kept until the writer and the bots are on :func:`step`; it will be deleted.  A thin
-    wrapper: ``IllegalAction.code`` is the Step's code and ``IllegalAction.position``
-    its position when a refusal left a penalty (okey17 playable/joker discard),
-    else None.  Nothing inside the engine calls it.
-    """
-    done = step(position, action)
-    if done.accepted:
-        return done.position
-    raise IllegalAction(done.code, position=done.position if done.penalties else None)
 
 
 def deal(ruleset: str, options: dict, seed: str, players: int = 4, first: int = 0) -> dict:

@@ -1,4 +1,4 @@
-"""Refusal codes (RULES.md §7) and the two exceptions of the engine.
+"""Refusal codes (RULES.md §7) and the engine's internal refusal.
 
 The engine answers every action with a :class:`~games.engine.step.Step`; a refused
 action is a Step with its code, never an exception (ARCHITECTURE.md invariant 1).
@@ -8,7 +8,6 @@ each ruleset checks its rules in that order.
 - :class:`Refused` is the rulesets' internal flow control: raised where a rule is
   broken, caught by the ruleset's ``step`` and turned into a refused Step.  It carries
   a code (and a note for logs), never a position.
-- :class:`IllegalAction` belongs to the ``api.apply`` compatibility shim only.
 """
 from __future__ import annotations
 
@@ -33,20 +32,3 @@ class Refused(Exception):
         super().__init__(f"{code}: {detail}" if detail else code)
         self.code = code
         self.detail = detail
-
-
-class IllegalAction(Exception):
-    """What ``api.apply`` raises for a refused action (kept until the writer and the
-    bots are on ``api.step``; it will be deleted with ``apply``).
-
-    - ``code``: the Step's refusal code (RULES.md §7);
-    - ``position``: ``None`` when nothing changed; otherwise the Step's position, which
-      carries the penalties that stay (okey17 playable/joker discard, RULES.md §4);
-    - ``detail``: a short English explanation for logs.
-    """
-
-    def __init__(self, code: str, detail: str = "", position: dict | None = None):
-        super().__init__(f"{code}: {detail}" if detail else code)
-        self.code = code
-        self.detail = detail
-        self.position = position

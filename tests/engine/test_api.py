@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from games.engine import api
+from games.engine.errors import Refused
 from games.engine.tiles import full_set
 from tests.engine.okey_helpers import okey_position, play
 
@@ -58,21 +59,8 @@ def test_it_dispatches_on_the_positions_ruleset():
         api.step({"seats": []}, {"seat": 0, "type": "draw"})
 
 
-def test_apply_is_a_thin_shim_over_step():
-    p = okey_position("okey17", [["B8", "K2"], ["K1", "K2"], ["Y3"], ["Y4"]], opened=["melds", "melds", "no", "no"],
-                      table=[(1, ["B5", "B6", "B7"])])
-    with pytest.raises(api.IllegalAction) as kept:
-        api.apply(p, {"seat": 0, "type": "discard", "tile": "B8"})
-    assert kept.value.code == "playable_discard"
-    assert kept.value.position == api.step(p, {"seat": 0, "type": "discard", "tile": "B8"}).position
-    with pytest.raises(api.IllegalAction) as plain:
-        api.apply(p, {"seat": 1, "type": "draw"})
-    assert plain.value.code == "not_your_turn" and plain.value.position is None
-    assert api.apply(p, {"seat": 0, "type": "discard", "tile": "K2"}) == \
-        api.step(p, {"seat": 0, "type": "discard", "tile": "K2"}).position
-
-
-def test_nothing_inside_the_engine_uses_the_apply_shim():
+def test_the_engine_answers_with_steps_never_with_exceptions_that_carry_state():
+    assert not hasattr(api, "apply")
     engine = Path(api.__file__).parent
     for path in engine.rglob("*.py"):
         if path.name == "api.py":
@@ -80,6 +68,7 @@ def test_nothing_inside_the_engine_uses_the_apply_shim():
         tree = ast.parse(path.read_text())
         calls = [n.func for n in ast.walk(tree) if isinstance(n, ast.Call)]
         assert not [f for f in calls if getattr(f, "attr", getattr(f, "id", None)) in ("apply", "IllegalAction")], path
+    assert "position" not in Refused("bad_action").__dict__
 
 
 def test_each_ruleset_object_holds_its_facts():

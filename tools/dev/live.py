@@ -53,9 +53,9 @@ try:
             page.locator("form.create-table button[type=submit]").click()
             page.wait_for_url(re.compile(r"/table/\d+/$"))
         else:   # the lobby does not offer it yet: create the solo table with the service
-            code = ("from django.contrib.auth import get_user_model; from games import services; "
+            code = ("from django.contrib.auth import get_user_model; from games.play import tables; "
                     f"u = get_user_model().objects.get(username='{name}'); "
-                    f"print(services.create_table(u, ruleset='{ruleset}', mode='solo', move_time=60).pk)")
+                    f"print(tables.create_table(u, ruleset='{ruleset}', mode='solo', move_time=60).pk)")
             out = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=env,
                                  check=True, capture_output=True, text=True).stdout.split()[-1]
             page.goto(f"{base}/table/{out}/")

@@ -47,9 +47,9 @@ try:
         for k, pg in pages.items():
             register(pg, base, names[k])
         A, B, C = pages["A"], pages["B"], pages["C"]
-        tid = shell("from django.contrib.auth import get_user_model; from games import services; "
+        tid = shell("from django.contrib.auth import get_user_model; from games.play import tables; "
                     f"u = get_user_model().objects.get(username='{names['A']}'); "
-                    "print(services.create_table(u, ruleset='okey51', mode='online', move_time=120).pk)").split()[-1]
+                    "print(tables.create_table(u, ruleset='okey51', mode='online', move_time=120).pk)").split()[-1]
         A.goto(f"{base}/table/{tid}/")
         A.wait_for_selector("#prestart-seats li[data-seat]")
         colours = A.eval_on_selector("#prestart-seats li", "e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor]")

@@ -46,9 +46,9 @@ try:
         page.on("pageerror", lambda e: errors.append(str(e)))
         name = f"ra{int(time.time()) % 100000}"
         register(page, base, name)
-        tid = shell("from django.contrib.auth import get_user_model; from games import services; "
+        tid = shell("from django.contrib.auth import get_user_model; from games.play import tables; "
                     f"u = get_user_model().objects.get(username='{name}'); "
-                    "print(services.create_table(u, ruleset='rami', mode='solo', move_time=120).pk)").split()[-1]
+                    "print(tables.create_table(u, ruleset='rami', mode='solo', move_time=120).pk)").split()[-1]
         time.sleep(1.0)
         shell("from games.models import Game; from django.utils import timezone; from datetime import timedelta; "
               f"g = Game.objects.get(table_id={tid}); p = g.position; "

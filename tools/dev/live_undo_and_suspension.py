@@ -67,9 +67,9 @@ def rami_undo(browser, base, shell, viewport, tag):
     page.on("pageerror", lambda e: errors.append(str(e)))
     name = f"u{tag}{int(time.time()) % 100000}"
     register(page, base, name)
-    tid = shell("from django.contrib.auth import get_user_model; from games import services; "
+    tid = shell("from django.contrib.auth import get_user_model; from games.play import tables; "
                 f"u = get_user_model().objects.get(username='{name}'); "
-                "print(services.create_table(u, ruleset='rami', mode='solo', move_time=120).pk)").split()[-1]
+                "print(tables.create_table(u, ruleset='rami', mode='solo', move_time=120).pk)").split()[-1]
     page.goto(f"{base}/table/{tid}/")
     expect(page.locator("#turn-status.my-turn")).to_have_count(1, timeout=30000)
     before = rack_slots(page)
@@ -91,9 +91,9 @@ def suspension(browser, base, shell, viewport, tag):
     page = browser.new_page(viewport=viewport, has_touch=viewport["width"] < 600)
     name = f"s{tag}{int(time.time()) % 100000}"
     register(page, base, name)
-    tid = shell("from django.contrib.auth import get_user_model; from games import services; "
+    tid = shell("from django.contrib.auth import get_user_model; from games.play import tables; "
                 f"u = get_user_model().objects.get(username='{name}'); "
-                "print(services.create_table(u, ruleset='okey51', mode='online', move_time=60).pk)").split()[-1]
+                "print(tables.create_table(u, ruleset='okey51', mode='online', move_time=60).pk)").split()[-1]
     page.goto(f"{base}/table/{tid}/")
     expect(page.locator("#turn-status")).to_have_text("Waiting for the match to start", timeout=15000)
     check(f"seat list once before the start ({tag})", page.locator("#opponents").is_hidden()

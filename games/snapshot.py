@@ -6,14 +6,15 @@ so the commit path can build the same view from the rows it already holds.
 """
 import logging
 
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q, Window
 from django.utils import translation
 from django.utils.translation import gettext
 
 from accounts.player_settings import display_name
+from games import history
 from games.engine import api
 from games.errors import TableError
-from games.models import BOT_LEVEL_CHOICES, Game, Seat, Table
+from games.models import BOT_LEVEL_CHOICES, Game, Move, Seat, Table
 
 log = logging.getLogger("games.snapshot")
 
@@ -78,14 +79,30 @@ def round_end_frame(game, table):
     }
 
 
-def view_for(game, table, seats, seat_index):
+def recent_moves(round_id, limit=history.LIMIT):
+    """The rows `view_for` needs for the round's move history, in one query: the round's
+    last `limit` + 1 moves, oldest first, as dicts {number, seat, actor, action, result,
+    events, draw_no (the draws of the round up to this move)}; [] without a round.
+    Load them once per version: every seat's view is built from the same rows."""
+    if round_id is None:
+        return []
+    draws = Window(Count("pk", filter=Q(action__type="draw")), order_by=F("number").asc())
+    rows = list(Move.objects.filter(round_id=round_id).annotate(draw_no=draws).order_by("-number")
+                .values("number", "seat", "actor", "action", "result", "events", "draw_no")[:limit + 1])
+    rows.reverse()
+    return rows
+
+
+def view_for(game, table, seats, seat_index, moves=None):
     """The view of seat `seat_index` (None: a spectator) from loaded rows (PROTOCOL.md
     "The view"): `api.view(position, seat)` plus version, deadline (epoch ms),
     deadline_kind, players (`players_info`), totals, table_id, status, mode, round_index,
     rounds, commitment, seed (only once the round is over), assisted, move_time,
     creator_seat, team_totals (okey51 teams, else None), round_end (`round_end_frame`, once
-    the round is over) and, on assisted tables only, penalty_tiles for the viewer's own
-    seat (`api.penalty_tiles`, RULES.md §6). Never another seat's rack, never the pile."""
+    the round is over), moves (the round's move history as this seat may see it,
+    `history.public_moves`, when `moves` — the rows of `recent_moves` — are given) and, on
+    assisted tables only, penalty_tiles for the viewer's own seat (`api.penalty_tiles`,
+    RULES.md §6). Never another seat's rack, never the pile."""
     rules = api.ruleset(table.ruleset)
     rnd, match = game.round, game.match
     if game.position is not None:
@@ -119,11 +136,15 @@ def view_for(game, table, seats, seat_index):
             view["penalty_tiles"] = []
     if rnd and rnd.is_over:
         view["round_end"] = round_end_frame(game, table)
+    if moves is not None:
+        dealt = (rnd.initial_position or {}) if rnd else {}
+        view["moves"] = history.public_moves(moves, seat_index, dealt.get("pile") or ())
     return view
 
 
 def snapshot(table_id, user, language=None):
-    """The view one socket may see now (`view_for`), read from the database.
+    """The view one socket may see now (`view_for`, with the round's move history),
+    read from the database.
 
     Args: `table_id` (int), `user` (the socket's user, or None), `language` (a LANGUAGES
     code for the computers' names, else the active language).
@@ -139,7 +160,8 @@ def snapshot(table_id, user, language=None):
     seats = list(Seat.objects.filter(table_id=table_id).select_related("user", "user__player_settings")
                  .order_by("index"))
     seat_index = next((s.index for s in seats if user is not None and s.user_id == getattr(user, "pk", None)), None)
-    return game.version, view_for(game, game.table, seats, seat_index), seat_index
+    moves = recent_moves(game.round_id)
+    return game.version, view_for(game, game.table, seats, seat_index, moves), seat_index
 
 
 def open_tables():

@@ -141,6 +141,8 @@ CELERY_BEAT_SCHEDULE = {
 OKEY_BOT_DELAY = env_float("OKEY_BOT_DELAY", 1.0)  # before a computer starts a turn
 OKEY_BOT_STEP_DELAY = env_float("OKEY_BOT_STEP_DELAY", 0.4)  # between actions inside a turn
 OKEY_NEXT_ROUND_DELAY = env_float("OKEY_NEXT_ROUND_DELAY", 8.0)
+# a player whose last socket closes in their own turn: the computer plays it this much later (at most their clock)
+OKEY_DISCONNECT_GRACE = env_float("OKEY_DISCONNECT_GRACE", 5.0)
 OKEY_DEFAULT_MOVE_TIME = int(env_float("OKEY_DEFAULT_MOVE_TIME", 30))  # RULES.md §6, D-16
 OKEY_RULESETS = env_list("OKEY_RULESETS", "okey51,okey17,rami")  # offered in the lobby form (comma list)
 OKEY_SWEEP_INTERVAL = env_float("OKEY_SWEEP_INTERVAL", 15.0)

@@ -152,8 +152,12 @@ class Write:
         so the player can come back), a human gets the table's move time (D-16). Within a
         turn the deadline stays while it fits who plays the seat to move; after a
         computer's action (or when a computer takes the seat over) the computer's next
-        action comes OKEY_BOT_STEP_DELAY later; a human taking the seat back gets a full
-        move time.
+        action comes OKEY_BOT_STEP_DELAY later, except for a player whose last socket
+        just closed in their own turn: the computer plays it after OKEY_DISCONNECT_GRACE
+        (never later than the player's clock), so the others do not wait out the move
+        time. A human taking the seat back before the computer acted in the turn keeps
+        the clock of the turn (the move time from the turn's start); after the computer
+        acted, a full move time.
         """
         game, table = self.game, self.table
         position = game.position
@@ -169,13 +173,37 @@ class Write:
             new_turn = game.round_id != self._round_before or turn != self._turn_before
             kind = Game.Deadline.BOT if seat.computer_plays else Game.Deadline.MOVE
             fits = game.deadline_kind == kind and game.deadline is not None
+            deadline = game.deadline
             if seat.computer_plays and new_turn:
-                delay = settings.OKEY_BOT_DELAY * (3 if seat.autoplay else 1)
+                deadline = now + timedelta(seconds=settings.OKEY_BOT_DELAY * (3 if seat.autoplay else 1))
+            elif seat.computer_plays and not fits and not computer_acted and not seat.is_computer and not seat.connected:
+                deadline = now + timedelta(seconds=settings.OKEY_DISCONNECT_GRACE)
+                if game.deadline_kind == Game.Deadline.MOVE and game.deadline is not None:
+                    deadline = min(deadline, game.deadline)
             elif seat.computer_plays:
-                delay = settings.OKEY_BOT_STEP_DELAY if computer_acted or not fits else None
-            else:
-                delay = table.move_time if new_turn or computer_acted or not fits else None
-            self._set_deadline(kind, now + timedelta(seconds=delay) if delay is not None else game.deadline, turn)
+                if computer_acted or not fits:
+                    deadline = now + timedelta(seconds=settings.OKEY_BOT_STEP_DELAY)
+            elif not new_turn and not computer_acted and game.deadline_kind == Game.Deadline.BOT:
+                deadline = max(now, self._turn_clock(turn) or now + timedelta(seconds=table.move_time))
+            elif new_turn or computer_acted or not fits:
+                deadline = now + timedelta(seconds=table.move_time)
+            self._set_deadline(kind, deadline, turn)
+
+    def _turn_clock(self, turn):
+        # The move deadline seat `turn` had in this turn: the move time from the turn's
+        # start (the commit of the move that passed the turn, else the deal), or None once
+        # a computer acted for the seat in this turn (the returning player then gets a
+        # full move time). A turn has fewer moves than the rows read here.
+        rows = (Move.objects.filter(round_id=self.game.round_id).order_by("-number")
+                .values_list("seat", "actor", "created")[:200])
+        start = self.game.round.started
+        for seat, actor, created in rows:
+            if seat != turn:
+                start = created
+                break
+            if actor != Move.Actor.HUMAN:
+                return None
+        return start + timedelta(seconds=self.table.move_time)
 
     def _set_deadline(self, kind, deadline, turn):
         self.game.deadline_kind = kind

@@ -162,22 +162,9 @@ def test_resuming_during_the_computers_move_gets_a_full_move_time(alice, publish
     assert_armed(published, back, "move")
 
 
-def test_a_disconnect_keeps_the_move_time_and_its_timer_plays_for_the_player(alice, published):
-    table = solo_table(alice)
-    presence.set_connected(alice, table.pk, True)
-    before = game_of(table)
-    presence.set_connected(alice, table.pk, False)
-    after = game_of(table)
-    assert Seat.objects.get(table=table, index=0).autoplay is True
-    assert (after.version, after.deadline, after.deadline_kind) == (before.version, before.deadline, "move")
-    assert_armed(published, after, "move")  # the timer sent at the deal is still the one
-    after = overdue(after)
-    assert run_timer(after) is True
-    assert game_of(table).position["turn"] == 1
-
-
 def test_a_suspended_player_to_move_is_played_by_the_computer_at_once(alice, bob, staff, published, settings):
     table = online_table(alice, bob)
+    presence.set_connected(alice, table.pk, True)  # at the table: no disconnect grace for her
     game = game_of(table)
     assert game.position["turn"] == 0  # alice's move
     sanction(alice, "suspend", "stalling", by=staff)

@@ -82,6 +82,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--lobby-changes", type=int, default=5, help="create/join/start cycles per size (default 5)")
     p.add_argument("--lobby-settle", type=float, default=2.5, help="seconds after delivery before reading "
                    "the database counters (default 2.5)")
+    p.add_argument("--lobby-timeout", type=float, default=60.0, help="give up waiting for a change to reach "
+                   "every lobby socket after this many seconds (default 60; the sockets still missing it are counted)")
     p.add_argument("--seed", default="bench", help="seeds the players' choices and pauses")
     p.add_argument("--json", metavar="FILE", help="write every figure to FILE")
     p.add_argument("--keep-logs", action="store_true", help="keep the servers' logs (path printed)")
@@ -221,7 +223,7 @@ def measure_lobby(args, n: int) -> dict:
             # 120 s moves: no turn timer of a started table fires while the changes are measured
             form = {"move_time": "120", **args.form_values}
             result = await run_lobby(stack, HOST, stack.ports(), n, args.lobby_changes, args.rulesets[0],
-                                     form, settle=args.lobby_settle)
+                                     form, settle=args.lobby_settle, timeout=args.lobby_timeout)
             meter.stop()
             result["meter"] = meter.report()
             return result

@@ -88,7 +88,7 @@ class HumanSocket:
         self.refusals: dict[int, int] = {}
         self.sent = 0
         self.frames = 0
-        self.rng = random.Random(f"{run.seed}|{table.index}|{slot}|{id(self)}")
+        self.rng = random.Random(f"{run.seed}|{table.index}|{table.generation}|{slot}")
 
     async def open(self) -> None:
         """Connect with the browser's cookies and the site's Origin (raises HandshakeError/OSError)."""
@@ -237,8 +237,9 @@ class HumanSocket:
 class LiveTable:
     """One table from creation to the end of its match."""
 
-    def __init__(self, run: Run, index: int, browsers: list[Browser], ruleset: str):
-        self.run, self.index, self.browsers, self.ruleset = run, index, browsers, ruleset
+    def __init__(self, run: Run, index: int, generation: int, browsers: list[Browser], ruleset: str):
+        self.run, self.index, self.generation = run, index, generation
+        self.browsers, self.ruleset = browsers, ruleset
         self.id = -1
         self.ws_path = ""
         self.sockets: list[HumanSocket] = []
@@ -353,8 +354,8 @@ async def table_slot(run: Run, index: int, browsers: list[Browser]) -> None:
     generation = 0
     while not run.stopping:
         ruleset = run.rulesets[(index + generation) % len(run.rulesets)]
+        table = LiveTable(run, index, generation, browsers, ruleset)
         generation += 1
-        table = LiveTable(run, index, browsers, ruleset)
         run.tables.add(table)
         try:
             await table.setup()

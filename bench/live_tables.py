@@ -161,11 +161,13 @@ async def _drain(rec: Recording, start: float, end: float, limit: float = 30.0) 
 
 def _db_rates(before: dict | None, after: dict | None, seconds: float) -> dict | None:
     """Per-second deltas of the pg_stat_database counters over the window (None on SQLite);
-    ``share_of_server_xact`` is this database's part of the whole server's commits."""
+    ``share_of_server_xact``: this database's part of the commits of every database that
+    existed at both ends of the window (test databases come and go)."""
     if not before or not after:
         return None
-    out = {f"{k}_per_s": round((after[k] - before[k]) / seconds, 1) for k in after}
-    server = after["server_xact_commit"] - before["server_xact_commit"]
+    out = {f"{k}_per_s": round((after[k] - before[k]) / seconds, 1) for k in after if k != "server_xact_commit"}
+    old, new = before["server_xact_commit"], after["server_xact_commit"]
+    server = sum(max(0, new[d] - old[d]) for d in new.keys() & old.keys())
     mine = after["xact_commit"] - before["xact_commit"]
     out["share_of_server_xact"] = round(mine / server, 3) if server else None
     return out

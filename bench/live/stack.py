@@ -220,18 +220,21 @@ class Stack:
         return out
 
     def pg_counters(self) -> dict | None:
-        """This database's pg_stat_database counters, plus ``server_xact_commit`` (every
-        database of the server: other users' work included), read from the ``postgres``
-        database so the read itself is not counted. None on SQLite."""
+        """This database's pg_stat_database counters, plus ``server_xact_commit``: every
+        database's commits by name (other users' work included). Read from the ``postgres``
+        database, so the read itself is not counted. None on SQLite."""
         if not self.db_name:
             return None
         names = ("xact_commit", "xact_rollback", "tup_returned", "tup_fetched", "tup_inserted", "tup_updated",
                  "tup_deleted")
-        rows = self._pg(f"SELECT {', '.join(names)}, (SELECT sum(xact_commit) FROM pg_stat_database) "
-                        "FROM pg_stat_database WHERE datname = %s", (self.db_name,), fetch=True)
-        if not rows:
+        rows = self._pg(f"SELECT datname, {', '.join(names)} FROM pg_stat_database WHERE datname IS NOT NULL",
+                        fetch=True)
+        mine = next((r for r in rows if r[0] == self.db_name), None)
+        if mine is None:
             return None
-        return dict(zip(names + ("server_xact_commit",), (int(v) for v in rows[0])))
+        out = dict(zip(names, (int(v) for v in mine[1:])))
+        out["server_xact_commit"] = {r[0]: int(r[1]) for r in rows}
+        return out
 
     def check_alive(self) -> list[str]:
         """Names of started processes that have exited."""

@@ -285,4 +285,8 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("interrupted: the started processes, database and Redis keys were removed", file=sys.stderr)
+        sys.exit(130)

@@ -54,7 +54,8 @@ class Proc:
 class Stack:
     """The servers of one measurement. ``mode``: "embedded" | "scaled"; ``db``: "sqlite" |
     "postgres"; ``daphnes``/``workers``: process counts (scaled); ``bare``: also start the
-    bare-Channels app. Build with :func:`open_stack`; always :meth:`close`."""
+    bare-Channels app. Use: :meth:`prepare`, :meth:`make_users`, :meth:`start`, and always
+    :meth:`close`."""
     mode: str
     db: str
     daphnes: int = 1
@@ -73,8 +74,8 @@ class Stack:
     # ----------------------------------------------------------------- set-up
 
     def prepare(self) -> dict[str, str]:
-        """Create the database and claim Redis; returns the servers' environment (also
-        the load generator's: it creates users and sessions with the ORM)."""
+        """Create the database, claim Redis, migrate. Returns the servers' environment
+        (also used by :meth:`make_users`)."""
         env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE")}
         for key, value in DEFAULT_KNOBS.items():
             env.setdefault(key, value)
@@ -98,8 +99,9 @@ class Stack:
         env["DJANGO_SETTINGS_MODULE"] = "okeysite.settings"
         env["PYTHONUNBUFFERED"] = "1"
         self.env = env
-        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env,
-                       check=True, stdout=self._logfile("migrate"), stderr=subprocess.STDOUT)
+        with open(self.tmp / "migrate.log", "ab") as log:
+            subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env,
+                           check=True, stdout=log, stderr=subprocess.STDOUT)
         return env
 
     def _pg(self, sql: str, params=None, fetch=False):
@@ -128,13 +130,11 @@ class Stack:
                 client.close()
         raise SystemExit(f"no empty Redis database on {parts.netloc} to claim")
 
-    def _logfile(self, name: str):
-        return open(self.tmp / f"{name}.log", "ab")
-
     def _spawn(self, name: str, argv: list[str], env: dict[str, str], port: int | None = None) -> Proc:
         log = self.tmp / f"{name.replace(':', '-')}.log"
-        popen = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=open(log, "ab"), stderr=subprocess.STDOUT,
-                                 stdin=subprocess.DEVNULL, start_new_session=True)
+        with open(log, "ab") as out:  # the child keeps its own copy of the descriptor
+            popen = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL, start_new_session=True)
         proc = Proc(name, popen, log, port)
         self.procs.append(proc)
         return proc
@@ -176,7 +176,7 @@ class Stack:
             try:
                 with socket.create_connection(("127.0.0.1", proc.port), timeout=2) as s:
                     s.sendall(b"GET / HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
-                    if s.recv(12).startswith(b"HTTP/1.") :
+                    if s.recv(12).startswith(b"HTTP/1."):
                         return
             except OSError:
                 pass

@@ -124,9 +124,9 @@ async def _product(stack: Stack, args, k: int, users: list[dict]) -> dict:
     setup_seconds = time.perf_counter() - t0
     await asyncio.sleep(args.warmup)
     meter = Meter(stack.roots())
-    pg_before = stack.pg_counters()
+    pg_before = await asyncio.to_thread(stack.pg_counters)  # off the loop: sockets keep being read
     start, end = await hold_window(meter, args.seconds)
-    pg_after = stack.pg_counters()
+    pg_after = await asyncio.to_thread(stack.pg_counters)
     await _drain(rec, start, end)
     run.stop()
     lag_stop.set()

@@ -66,7 +66,7 @@ def _shows(kind: str, table_id: int):
 
 async def _measure(stack, sockets: list[LobbySocket], kind: str, post, timeout: float, settle: float) -> dict:
     """Make one change (``post()`` returns the table id) and wait until every socket shows it."""
-    before = stack.pg_counters()
+    before = await asyncio.to_thread(stack.pg_counters)
     marks = [len(s.frames) for s in sockets]
     t0 = time.perf_counter()
     table_id = await post()
@@ -88,7 +88,7 @@ async def _measure(stack, sockets: list[LobbySocket], kind: str, post, timeout: 
                 extra_frames += 1
         await asyncio.sleep(0.005)
     await asyncio.sleep(settle)
-    after = stack.pg_counters()
+    after = await asyncio.to_thread(stack.pg_counters)
     delta = ({k: after[k] - before[k] for k in after if k != "server_xact_commit"}
              if before and after else None)
     lat = list(got.values())

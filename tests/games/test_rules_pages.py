@@ -159,3 +159,180 @@ def test_a_scoring_example_is_what_the_engine_scores(example):
     assert [evaluate(seat["calc"]) for seat in example["seats"]] == scores
     if example["finisher"] is not None:
         assert example["seats"][example["finisher"]]["rack"] == []
+
+
+# ------------------------------------------------------------------ the pages
+def page(client, path, language):
+    response = client.get(path, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200, (path, language)
+    return response.content.decode()
+
+
+def figure(html, example):
+    """The figure of ``example`` on a rendered page (None when it is not there)."""
+    found = re.findall(rf'<figure class="rx[^"]*" data-example="{example["id"]}">(.*?)</figure>', html, re.S)
+    assert len(found) <= 1, f"{example['id']} is shown {len(found)} times"
+    return found[0] if found else None
+
+
+def tiles_shown(kind_html):
+    return re.findall(r'data-tile="([^"]+)"', kind_html)
+
+
+def tiles_of(example):
+    """The tiles an example's figure draws, in order."""
+    kind = example["kind"]
+    if kind == "meld":
+        return example["tiles"] + ([example["indicator"]] if example["indicator"] else [])
+    if kind == "indicator":
+        return [example["indicator"], example["okey"], example["okey"], "F", "F"]
+    if kind == "opening":
+        return [t for meld in example["melds"] for t in meld["tiles"]]
+    if kind == "penalty":
+        action = example["action"]
+        played = ([action["then"]["tile"]] if "then" in action else action.get("tiles") or [action["tile"]])
+        return ([example["indicator"]] + [t for meld in example["table"] for t in meld["tiles"]]
+                + ([example["discard"]] if example["discard"] else []) + example["rack"] + played)
+    if kind == "move":
+        return [t for meld in example["table"] for t in meld] + example["rack"] + [t for meld in example["play"] for t in meld]
+    return ([t for t in (example["indicator"], example["final_discard"]) if t]
+            + [t for seat in example["seats"] for t in seat["rack"]])
+
+
+def numbers_of(example):
+    """Numbers an example's figure must show (as the page writes them)."""
+    def signed(n):
+        return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+    kind = example["kind"]
+    if kind == "meld":
+        return [str(example["points"])] if example["valid"] else []
+    if kind == "opening":
+        return [str(example["total"]), str(example["needs"])] + [str(m["points"]) for m in example["melds"]
+                                                                 if example["unit"] == "points"]
+    if kind == "penalty":
+        return [signed(c["amount"]) for c in example["charges"]]
+    if kind == "scoring":
+        return [signed(s) for s in example["scores"]] + [seat["calc"] for seat in example["seats"]]
+    return []
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("ruleset", list(EXAMPLES))
+def test_every_example_is_on_its_page_in_every_language(client, ruleset, language):
+    html = page(client, reverse("rules", args=[ruleset]), language)
+    assert f'<html lang="{language}">' in html
+    assert f'data-lang="{language}"' in html  # the page's own language text, not the English fallback
+    for example in EXAMPLES[ruleset]:
+        shown = figure(html, example)
+        assert shown is not None, f"{example['id']} is missing from the {language} page"
+        assert tiles_shown(shown) == tiles_of(example), example["id"]
+        text = unescape(re.sub(r"<[^>]+>", " ", shown))
+        for number in numbers_of(example):
+            assert number in text, (example["id"], number)
+        verdict = {"meld": "valid", "opening": "opens", "move": "valid"}.get(example["kind"])
+        if verdict:
+            assert ('class="verdict ok"' in shown) == example[verdict], example["id"]
+
+
+def test_the_page_texts_place_only_examples_that_exist():
+    for ruleset, examples in EXAMPLES.items():
+        names = {example["id"] for example in examples}
+        for language in LANGUAGES:
+            source = (ROOT / "templates" / "rules" / ruleset / f"{language}.html").read_text()
+            placed = re.findall(r"\{\{\s*ex\.(\w+)\s*\}\}", source)
+            assert set(placed) <= names, (ruleset, language, set(placed) - names)
+            assert len(placed) == len(set(placed)), (ruleset, language)
+            assert "{{" not in re.sub(r"\{\{\s*ex\.\w+\s*\}\}", "", source), (ruleset, language)
+
+
+def rules_catalogue(language):
+    """``{msgid: msgstr}`` of the rules pages' entries (msgctxt "rules") in a django.po."""
+    text = (ROOT / "locale" / language / "LC_MESSAGES" / "django.po").read_text()
+    entries = {}
+    for block in text.split("\n\n"):
+        if 'msgctxt "rules"' not in block:
+            continue
+        assert "fuzzy" not in block, block
+        join = lambda part: "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', part))  # noqa: E731
+        msgid = join(re.search(r'^msgid ((?:".*"\n?)+)', block, re.M).group(1))
+        strs = re.findall(r'^msgstr(?:\[\d\])? ((?:".*"\n?)+)', block, re.M)
+        entries[msgid] = [join(s) for s in strs]
+    return entries
+
+
+def test_every_rules_string_is_translated_in_french_spanish_and_turkish():
+    english = rules_catalogue("en")
+    assert len(english) > 50
+    for language in ("fr", "es", "tr"):
+        entries = rules_catalogue(language)
+        assert set(entries) == set(english), language
+        assert all(s for strs in entries.values() for s in strs), [k for k, v in entries.items() if not all(v)]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ("fr", "es", "tr"))
+def test_no_english_is_left_on_the_other_languages_pages(client, language):
+    with translation.override(language):
+        from django.utils.translation import pgettext
+        english = [msgid for msgid in rules_catalogue("en") if len(msgid) >= 12 and "%(" not in msgid
+                   and pgettext("rules", msgid) != msgid]
+    assert english
+    for path in [reverse("rules_index")] + [reverse("rules", args=[r]) for r in EXAMPLES]:
+        html = unescape(page(client, path, language))
+        left = [msgid for msgid in english if msgid in html]
+        assert not left, (path, left)
+        assert not re.search(r"\{[{%]|\bTODO\b|\bFIXME\b", html), path
+
+
+@pytest.mark.django_db
+def test_the_index_names_each_game_and_links_to_its_rules(client):
+    html = page(client, reverse("rules_index"), "en")
+    for ruleset in EXAMPLES:
+        assert f'href="/rules/{ruleset}/"' in html
+        assert api.ruleset(ruleset).name in html
+    # linked from the nav of every page
+    assert f'href="{reverse("rules_index")}"' in page(client, reverse("lobby"), "en")
+
+
+@pytest.mark.django_db
+def test_the_pages_are_open_to_players_as_well_as_visitors(client, make_user):
+    client.force_login(make_user("rulesreader"))
+    for path in [reverse("rules_index")] + [reverse("rules", args=[r]) for r in EXAMPLES]:
+        html = page(client, path, "en")
+        assert "rulesreader" in html  # the signed-in nav
+
+
+@pytest.mark.django_db
+def test_a_game_without_rules_is_a_404(client):
+    assert client.get("/rules/chess/").status_code == 404
+
+
+def test_every_game_has_its_rules_in_the_four_languages():
+    for ruleset in EXAMPLES:
+        for language in LANGUAGES:
+            get_template(f"rules/{ruleset}/{language}.html")
+        assert reverse("rules", args=[ruleset]) == f"/rules/{ruleset}/"
+
+
+@pytest.mark.parametrize("text, indicator, label, classes, mark", [
+    ("R5", "Y2", "5", {"tile", "c-R"}, "●"),
+    ("R6=Y4", "R5", "4", {"tile", "wild", "c-Y"}, "◆"),
+    ("R6", "R5", "6", {"tile", "wild", "c-R"}, "●"),
+    ("F", "R5", "✦", {"tile", "false-joker", "c-R"}, "●"),
+    ("B13", None, "13", {"tile", "c-B"}, "■"),
+    ("K1", "Y2", "1", {"tile", "c-K"}, "▲"),
+])
+def test_an_okey_tile_is_drawn_as_at_the_table_with_its_colour_mark(text, indicator, label, classes, mark):
+    from games.rules.tiles import tile_view
+    view = tile_view(text, "okey51", indicator)
+    assert (view["label"], set(view["classes"].split()), view["mark"]) == (label, classes, mark)
+
+
+def test_a_rami_joker_is_drawn_as_at_the_table():
+    from games.rules.tiles import tile_view
+    with translation.override("en"):
+        bare, standing = tile_view("J", "rami"), tile_view("J=K7", "rami")
+    assert (bare["label"], set(bare["classes"].split()), bare["title"]) == ("☺", {"tile", "wild", "joker", "c-K"}, "joker")
+    assert (standing["label"], standing["mark"], standing["title"]) == ("7", "▲", "joker as black 7")
+    assert {"wild", "joker", "c-K"} <= set(standing["classes"].split())

@@ -9,15 +9,15 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import npgettext, pgettext, pgettext_lazy
 
+from games.engine.tiles import FALSE_JOKER
 from games.errors_i18n import error_message
 
 from .examples import examples_of
 from .tiles import tile_name, tile_view
 
-
 DIRECT_NOTES = {
-    "okey17": pgettext_lazy("rules", "Direct finish: Player 1 opened in the finishing turn"),
-    "rami": pgettext_lazy("rules", "Player 1 laid every tile in one turn, having laid none before"),
+    "okey17": pgettext_lazy("rules", "Direct finish: %(player)s opened in the finishing turn"),
+    "rami": pgettext_lazy("rules", "%(player)s laid every tile in one turn, having laid none before"),
 }
 """What a ``direct`` end is in each ruleset that has one (RULES.md §4 D-13, §5)."""
 
@@ -51,20 +51,24 @@ def roles() -> dict:
             "discarder": pgettext("rules", "who discarded it")}
 
 
-def _tiles(tiles, example, indicator=None):
-    return [tile_view(t, example["ruleset"], indicator or example.get("indicator")) for t in tiles]
+def _tiles(tiles: list[str], example: dict) -> list[dict]:
+    return [tile_view(t, example["ruleset"], example.get("indicator")) for t in tiles]
+
+
+def _tile(tile: str | None, example: dict) -> dict | None:
+    return tile_view(tile, example["ruleset"], example.get("indicator")) if tile else None
 
 
 def _meld(example: dict) -> dict:
     verdict = meld_types()[example["type"]] if example["valid"] else pgettext("rules", "not a meld")
     return {"tiles": _tiles(example["tiles"], example), "verdict": verdict,
             "points": points(example["points"]) if example["valid"] else "",
-            "indicator": _tiles([example["indicator"]], example)[0] if example["indicator"] else None}
+            "indicator": _tile(example["indicator"], example)}
 
 
 def _indicator(example: dict) -> dict:
-    return {"indicator": _tiles([example["indicator"]], example)[0], "okey": _tiles([example["okey"]], example)[0],
-            "false_joker": _tiles(["F"], example)[0], "okey_name": tile_name(example["okey"])}
+    return {"indicator": _tile(example["indicator"], example), "okey": _tile(example["okey"], example),
+            "false_joker": _tile(FALSE_JOKER, example), "okey_name": tile_name(example["okey"])}
 
 
 def _opening(example: dict) -> dict:
@@ -85,8 +89,7 @@ def _action(example: dict) -> tuple[str, list]:
     action = example["action"]
     kind = action["type"]
     if kind == "take_discard":
-        then = action["then"]
-        return pgettext("rules", "Take the discard and add it"), _tiles([then["tile"]], example)
+        return pgettext("rules", "Take the discard and add it"), _tiles([action["then"]["tile"]], example)
     if kind == "meld":
         return (pgettext("rules", "Lay a pair in the area of %(player)s") % {"player": player(action["owner"])},
                 _tiles(action["tiles"], example))
@@ -102,11 +105,11 @@ def _penalty(example: dict) -> dict:
     owners = {m["owner"]: player(m["owner"]) for m in example["table"]}
     if teams and 2 in owners:  # partners sit face to face: seats 0 and 2 (RULES.md §1)
         owners[2] = pgettext("rules", "%(player)s, your partner") % {"player": owners[2]}
-    return {"indicator": _tiles([example["indicator"]], example)[0],
+    previous = len(example["opened"]) - 1  # the seat before seat 0, whose discard seat 0 may take
+    return {"indicator": _tile(example["indicator"], example),
             "table": [{"owner": owners[m["owner"]], "tiles": _tiles(m["tiles"], example)} for m in example["table"]],
-            "rack": _tiles(example["rack"], example),
-            "discard": _tiles([example["discard"]], example)[0] if example["discard"] else None,
-            "discarder": player(3), "action": label, "action_tiles": tiles,
+            "rack": _tiles(example["rack"], example), "discard": _tile(example["discard"], example),
+            "discarder": player(previous), "action": label, "action_tiles": tiles,
             "charges": [{"who": f"{player(c['seat'])} ({names[c['role']]})", "amount": signed(c["amount"])}
                         for c in example["charges"]],
             "refused": not example["accepted"]}
@@ -121,13 +124,11 @@ def _move(example: dict) -> dict:
 
 def _scoring(example: dict) -> dict:
     labels = opened_labels()
-    rows = []
-    for seat, (row, score) in enumerate(zip(example["seats"], example["scores"])):
-        role = ""
-        if seat == example["finisher"]:
-            role = pgettext("rules", "finished")
-        rows.append({"player": player(seat), "role": role, "opened": labels[row["opened"]],
-                     "rack": _tiles(row["rack"], example), "calc": row["calc"], "score": signed(score)})
+    finisher = example["finisher"]
+    rows = [{"player": player(seat), "role": pgettext("rules", "finished") if seat == finisher else "",
+             "opened": labels[row["opened"]], "rack": _tiles(row["rack"], example), "calc": row["calc"],
+             "score": signed(score)}
+            for seat, (row, score) in enumerate(zip(example["seats"], example["scores"]))]
     notes = []
     options = example["options"]
     if options.get("joker_value") == 50:
@@ -135,13 +136,12 @@ def _scoring(example: dict) -> dict:
     if options.get("double_one_turn"):
         notes.append(pgettext("rules", "Double for going out in one turn"))
     if example["direct"]:
-        notes.append(str(DIRECT_NOTES[example["ruleset"]]))
-    if example["finisher"] is None:
+        notes.append(str(DIRECT_NOTES[example["ruleset"]]) % {"player": player(finisher)})
+    if finisher is None:
         notes.append(pgettext("rules", "The pile ran out: nobody finished"))
     return {"rows": rows, "with_opened": any(row["opened"] for row in example["seats"]),
-            "indicator": _tiles([example["indicator"]], example)[0] if example["indicator"] else None,
-            "final_discard": _tiles([example["final_discard"]], example)[0] if example["final_discard"] else None,
-            "notes": notes}
+            "indicator": _tile(example["indicator"], example),
+            "final_discard": _tile(example["final_discard"], example), "notes": notes}
 
 
 PREPARE = {"meld": _meld, "indicator": _indicator, "opening": _opening, "penalty": _penalty, "move": _move,

@@ -9,6 +9,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import npgettext, pgettext, pgettext_lazy
 
+from games.engine import api
 from games.engine.tiles import FALSE_JOKER
 from games.errors_i18n import error_message
 
@@ -125,7 +126,10 @@ def _move(example: dict) -> dict:
 def _scoring(example: dict) -> dict:
     labels = opened_labels()
     finisher = example["finisher"]
-    rows = [{"player": player(seat), "role": pgettext("rules", "finished") if seat == finisher else "",
+    badges = {finisher: pgettext("rules", "finished")}
+    if finisher is None and api.ruleset(example["ruleset"]).higher_wins:  # rami blocked: the lowest rack wins (D-15)
+        badges = {example["scores"].index(max(example["scores"])): pgettext("rules", "lowest rack: wins the round")}
+    rows = [{"player": player(seat), "role": badges.get(seat, ""),
              "opened": labels[row["opened"]], "rack": _tiles(row["rack"], example), "calc": row["calc"],
              "score": signed(score)}
             for seat, (row, score) in enumerate(zip(example["seats"], example["scores"]))]

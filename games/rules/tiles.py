@@ -6,7 +6,9 @@ colours are told apart by shape as well as hue.
 """
 from __future__ import annotations
 
-from django.utils.translation import pgettext
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import pgettext, pgettext_lazy
 
 from games.engine import api
 from games.engine.melds import wild_tile
@@ -16,18 +18,16 @@ MARKS = {"R": "●", "B": "■", "K": "▲", "Y": "◆"}
 """The shape that goes with each colour, so a colour-blind player can tell them apart."""
 
 
-def colour_names() -> dict[str, str]:
-    """Colour letter (RULES.md §1) -> its name in the active language."""
-    return {"R": pgettext("rules", "red"), "B": pgettext("rules", "blue"),
-            "K": pgettext("rules", "black"), "Y": pgettext("rules", "yellow")}
+COLOUR_NAMES = {"R": pgettext_lazy("rules", "red"), "B": pgettext_lazy("rules", "blue"),
+                "K": pgettext_lazy("rules", "black"), "Y": pgettext_lazy("rules", "yellow")}
+"""Colour letter (RULES.md §1) -> its name (translated when shown)."""
 
 
 def tile_name(tile: str) -> str:
     """A numbered tile in words, e.g. ``"R5"`` -> "red 5" (active language).
     Raises ``BadTile`` for anything but a numbered tile."""
     face = parse_face(tile)
-    return pgettext("rules", "%(colour)s %(number)s") % {"colour": colour_names()[face.colour],
-                                                          "number": face.number}
+    return pgettext("rules", "%(colour)s %(number)s") % {"colour": COLOUR_NAMES[face.colour], "number": face.number}
 
 
 def tile_view(text: str, ruleset: str, indicator: str | None = None) -> dict:
@@ -36,10 +36,10 @@ def tile_view(text: str, ruleset: str, indicator: str | None = None) -> dict:
     ``text``: RULES.md §1 notation, bare (``"R5"``, ``"F"``, ``"J"``) or a wild in a meld
     (``"R6=B5"``, ``"J=K7"``); ``indicator``: the round's indicator (okey rulesets), which
     decides which tile is the okey.  Returns ``{"text", "classes", "label", "mark",
-    "wild", "title"}``: the label is the number the tile plays as (a wild standing for a
+    "wild", "title", "html"}``: the label is the number the tile plays as (a wild standing for a
     tile shows that tile, as at the table), ``✦`` for a false joker and ``☺`` for a bare
     rami joker.  Raises ``BadTile`` for a string that is not a tile, ValueError for an
-    unknown ruleset.
+    unknown ruleset.  ``html`` is the tile's markup (the classes of ``table.css``).
     """
     rules = api.ruleset(ruleset).meld_rules
     physical, represented = split_wild(text)
@@ -72,5 +72,9 @@ def tile_view(text: str, ruleset: str, indicator: str | None = None) -> dict:
         else:
             title = name
     classes.append(f"c-{colour}")
+    html = format_html('<span class="{}" data-tile="{}" title="{}" role="img" aria-label="{}"><span class="num">{}</span>'
+                       '{}{}</span>', " ".join(classes), text, title, title, label,
+                       format_html('<span class="mark" aria-hidden="true">{}</span>', mark) if mark else "",
+                       mark_safe('<span class="wild-mark" aria-hidden="true">★</span>') if wild else "")
     return {"text": text, "classes": " ".join(classes), "label": label, "mark": mark, "wild": wild,
-            "title": title}
+            "title": title, "html": html}

@@ -18,7 +18,7 @@ from games.engine import api
 
 from .examples import EXAMPLES
 from .render import render_examples
-from .tiles import MARKS, colour_names, tile_view
+from .tiles import COLOUR_NAMES, MARKS, tile_view
 
 SUMMARIES = {
     "okey51": pgettext_lazy("rules", "The 101-style okey: open with melds worth 51 or with five pairs, add tiles to "
@@ -54,7 +54,7 @@ def ruleset_page(request, ruleset: str):
     body = body_template.render({"ex": render_examples(ruleset)}, request)
     intro, _, rest = body.partition("<h2 ")  # the lead paragraph goes above the contents
     name = api.ruleset(ruleset).name
-    legend = [{"tile": tile_view(f"{colour}7", ruleset), "name": colour_names()[colour], "mark": MARKS[colour]}
+    legend = [{"tile": tile_view(f"{colour}7", ruleset), "name": COLOUR_NAMES[colour], "mark": MARKS[colour]}
               for colour in MARKS]
     return render(request, "rules/page.html", {
         "ruleset": ruleset, "game": name, "games": _games(ruleset),

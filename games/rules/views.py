@@ -57,9 +57,9 @@ def ruleset_page(request, ruleset: str):
     legend = [{"tile": tile_view(f"{colour}7", ruleset), "name": COLOUR_NAMES[colour], "mark": MARKS[colour]}
               for colour in MARKS]
     return render(request, "rules/page.html", {
-        "ruleset": ruleset, "game": name, "games": _games(ruleset),
+        "ruleset": ruleset, "games": _games(ruleset),
         "title": pgettext("rules", "Rules of %(game)s") % {"game": name},
-        # rendered by our own autoescaping templates
-        "intro": mark_safe(intro), "body": mark_safe("<h2 " + rest if rest else ""),  # noqa: S308
+        # both come from our own autoescaping templates
+        "intro": mark_safe(intro), "body": mark_safe("<h2 " + rest if rest else ""),
         "toc": HEADING.findall(body), "legend": legend,
     })

@@ -10,6 +10,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("rankings/", include("leaderboards.urls")),
+    path("rules/", include("games.rules.urls")),
     path("", include("accounts.profile_urls")),
     path("", include("games.urls")),
 ]

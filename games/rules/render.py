@@ -11,7 +11,7 @@ from django.utils.translation import npgettext, pgettext, pgettext_lazy
 
 from games.engine import api
 from games.engine.tiles import FALSE_JOKER
-from games.errors_i18n import error_message
+from games.errors import error_message
 
 from .examples import examples_of
 from .tiles import tile_name, tile_view

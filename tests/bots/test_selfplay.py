@@ -10,6 +10,7 @@ from django.core.management import call_command
 
 from games.bots.invariants import violations
 from games.engine import api
+from tests.deals import text_deal
 
 
 @pytest.mark.parametrize("ruleset", api.RULESETS)
@@ -27,7 +28,7 @@ def test_selfplay_smoke_has_no_violations(ruleset):
 
 
 def test_invariants_catch_a_lost_tile_and_an_invalid_meld():
-    pos = api.deal("okey51", {}, "inv", 4, 0)
+    pos = text_deal("okey51", "inv")
     assert violations(pos) == []
     lost = {**pos, "pile": pos["pile"][1:]}
     assert any("conservation" in v for v in violations(lost))
@@ -37,7 +38,7 @@ def test_invariants_catch_a_lost_tile_and_an_invalid_meld():
     moved["table"] = [{"id": 1, "owner": 0, "tiles": bad}]
     if not api.meld_info("okey51", bad, pos["indicator"])["valid"]:
         assert any("invalid meld" in v for v in violations(moved))
-    rami = api.deal("rami", {}, "inv", 4, 0)
+    rami = text_deal("rami", "inv")
     assert violations(rami) == []
     broken = {**rami, "table": [["R1", "B2", "K3"]]}
     assert any("invalid meld" in v for v in violations(broken))

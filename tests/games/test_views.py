@@ -71,7 +71,7 @@ def test_the_match_page_shows_rounds_and_the_move_log(client, alice):
     assert page.status_code == 200
     text = page.content.decode()
     assert game.round.commitment in text and tile in text
-    assert game.round.seed not in text  # not revealed before the round ends
+    assert game.round.server_seed not in text  # not revealed before the round ends
 
 
 @pytest.mark.parametrize("lang,word", [("fr", "Nouvelle table"), ("es", "Nueva mesa"), ("tr", "Yeni masa"),

@@ -47,7 +47,8 @@ def replay_check(initial, moves, result=None):
 
     Args: `initial` (a position), `moves` ([{number, action, result ("ok" or a refusal
     code), penalties}]), `result` (the recorded {end, scores, totals, ...} or None while
-    the round runs). Returns (positions, problems): the position before the first move and
+    the round runs: its scores, totals and end — the engine's final racks and last
+    discard — must be the replay's). Returns (positions, problems): the position before the first move and
     after each replayed move, and sentences saying where the log does not replay (empty
     when everything matches). Stops at the first move that does not replay. Never raises.
     """
@@ -78,6 +79,8 @@ def replay_check(initial, moves, result=None):
                    or api.round_totals(position) != result.get("totals")):
         problems.append(_("the replayed scores %(got)s differ from the recorded %(recorded)s")
                         % {"got": api.round_totals(position), "recorded": result.get("totals")})
+    elif over and "end" in result and result["end"] != position.get("result"):
+        problems.append(_("the replayed end of the round (final racks, last discard) differs from the recorded one"))
     return positions, problems
 
 
@@ -99,8 +102,12 @@ def round_frames(round_record, names):
     positions, problems = replay_check(round_record["initial"], moves, round_record.get("result"))
     if problems:
         raise RecordError(_("round %(n)s: %(problem)s") % {"n": round_record.get("number"), "problem": problems[0]})
+    lines = move_lines(moves, names)
+    for before, move, line in zip(positions, moves, lines):
+        if move["action"].get("type") == "draw" and before.get("pile"):  # a replay hides nothing: say which tile
+            line["text"] = _("%(name)s drew %(tile)s") % {"name": names[line["seat"]], "tile": before["pile"][0]}
     return {"number": round_record.get("number"), "first": round_record.get("first"),
-            "frames": [frame(p) for p in positions], "moves": move_lines(moves, names)}
+            "frames": [frame(p) for p in positions], "moves": lines}
 
 
 def move_lines(moves, names):

@@ -4,7 +4,7 @@
 // a time from `frames_url`, or a record file the player uploads. ←/→ step, Home/End jump;
 // the address always names the round and move (?round=N&move=K), so it can be shared.
 import { differenceText, verifiedText } from "./fairdeal-text.js";
-import { _, fmt } from "./table/i18n.js";
+import { _, fmt, ngettext } from "./table/i18n.js";
 import { playerName } from "./table/text.js";
 import { compareTiles } from "./table/tiles.js";
 import { h } from "./table/views/dom.js";
@@ -41,7 +41,7 @@ function address() {
 
 // ------------------------------------------------------------------ drawing
 function tiles(list, frame, cls) {
-  return h("div", { class: `tiles ${cls || ""}` },
+  return h("div", { class: `replay-tiles ${cls || ""}` },
     (list || []).map((t) => tileEl(t, { okey: frame.okey || null, ruleset: state.ruleset, small: true })));
 }
 
@@ -63,13 +63,21 @@ function seatBox(frame, seat, replay) {
       turn ? h("span", { class: "turn-mark" }, _("to play")) : null,
       seat === replay.first ? h("span", { class: "first-mark muted" }, _("first")) : null),
     h("p", { class: "seat-facts small" },
-      fmt(_("%(n)s tiles"), { n: rack.length }), " · ", openedLabel((frame.opened || [])[seat]),
+      fmt(ngettext("%(n)s tile", "%(n)s tiles", rack.length), { n: rack.length }), " · ", openedLabel((frame.opened || [])[seat]),
       penalty ? ` · ${fmt(_("penalties %(points)s"), { points: penalty })}` : ""),
-    tiles(rack, frame, "rack"),
-    frame.discards ? h("div", { class: "discards" }, h("span", { class: "small muted" }, _("Discards")),
-      tiles(frame.discards[seat], frame, "discard-pile")) : null);
+    tiles(rack, frame, "replay-rack"),
+    frame.discards ? h("div", { class: "replay-discard-row" }, h("span", { class: "small muted" }, _("Discards")),
+      tiles(frame.discards[seat], frame, "replay-discards")) : null);
 }
 
+function meldBox(meld, frame) {
+  const list = Array.isArray(meld) ? meld : meld.tiles;
+  return h("div", { class: "replay-meld", dataset: Array.isArray(meld) ? {} : { meldId: meld.id } },
+    Array.isArray(meld) ? null : h("span", { class: "meld-id small" }, String(meld.id)),
+    tiles(list, frame, "replay-meld-tiles"));
+}
+
+// okey: each owner's melds on one line (moves name melds by their number); rami: one shared table
 function tableBox(frame) {
   const melds = frame.table || [];
   const box = $("replay-table");
@@ -78,12 +86,15 @@ function tableBox(frame) {
     box.append(h("p", { class: "muted small" }, _("No meld on the table yet.")));
     return;
   }
-  for (const meld of melds) {
-    const list = Array.isArray(meld) ? meld : meld.tiles;
-    const owner = Array.isArray(meld) ? null : meld.owner;
-    box.append(h("div", { class: "replay-meld", dataset: Array.isArray(meld) ? {} : { meldId: meld.id } },
-      owner === null ? null : h("span", { class: "small muted" }, `${meld.id} · ${playerName({ players: state.players }, owner)}`),
-      tiles(list, frame, "meld")));
+  if (melds.some(Array.isArray)) {
+    box.append(h("div", { class: "replay-melds" }, melds.map((m) => meldBox(m, frame))));
+    return;
+  }
+  const owners = [...new Set(melds.map((m) => m.owner))].sort((a, b) => a - b);
+  for (const owner of owners) {
+    box.append(h("div", { class: "replay-owner" },
+      h("span", { class: "owner-name small" }, playerName({ players: state.players }, owner)),
+      h("div", { class: "replay-melds" }, melds.filter((m) => m.owner === owner).map((m) => meldBox(m, frame)))));
   }
 }
 
@@ -94,10 +105,11 @@ function resultBox(frame) {
   if (!scores) return;
   const penalties = frame.penalty || [];
   box.replaceChildren(h("h3", {}, _("Round over")), h("table", { class: "list scores" },
-    h("thead", {}, h("tr", {}, h("th", {}, _("Player")), h("th", {}, _("Round score")), h("th", {}, _("Penalties")))),
+    h("thead", {}, h("tr", {}, h("th", {}, _("Player")), h("th", {}, _("Round score")), h("th", {}, _("Penalties")),
+      h("th", {}, _("Round total")))),
     h("tbody", {}, scores.map((score, seat) => h("tr", {},
       h("td", {}, playerName({ players: state.players }, seat)), h("td", { class: "num" }, score),
-      h("td", { class: "num" }, penalties[seat] || 0))))));
+      h("td", { class: "num" }, penalties[seat] || 0), h("td", { class: "num" }, score + (penalties[seat] || 0)))))));
 }
 
 function render() {
@@ -115,12 +127,15 @@ function render() {
   $("next-move").disabled = $("last-move").disabled = state.move === last;
   const text = $("move-text");
   text.className = move && move.refused ? "refused" : "";
-  text.textContent = move ? `${move.number}. ${move.text}${move.actor ? ` (${move.actor})` : ""}` : _("The deal: every rack as it was dealt.");
+  text.replaceChildren(...(move
+    ? [`${move.number}. ${move.text}`, move.actor ? h("span", { class: "actor small" }, ` · ${move.actor}`) : null]
+    : [_("The deal: every rack as it was dealt.")]).filter(Boolean));
   $("move-penalties").replaceChildren(...(move ? move.penalties : []).map((p) => h("li", {}, p)));
-  const centre = [h("span", { class: "small" }, fmt(_("Pile: %(n)s tiles"), { n: frame.pile_count }))];
+  const centre = [h("span", { class: "small" },
+    fmt(ngettext("Pile: %(n)s tile", "Pile: %(n)s tiles", frame.pile_count), { n: frame.pile_count }))];
   if (frame.indicator) {
-    centre.unshift(h("span", { class: "small" }, _("Indicator")), tiles([frame.indicator], frame, "indicator"),
-      h("span", { class: "small" }, _("Okey")), tiles([frame.okey], frame, "okey"));
+    centre.unshift(h("span", { class: "small" }, _("Indicator")), tiles([frame.indicator], frame, "replay-indicator"),
+      h("span", { class: "small" }, _("Okey")), tiles([frame.okey], frame, "replay-okey"));
   }
   $("replay-centre").replaceChildren(...centre);
   $("replay-seats").replaceChildren(...frame.racks.map((_r, seat) => seatBox(frame, seat, replay)));

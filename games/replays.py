@@ -95,7 +95,8 @@ def frame(position):
 
 def round_frames(round_record, names):
     """The replay of one finished round of a record: {number, first, frames (len(moves) + 1:
-    the deal, then after each move), moves [{number, seat, actor, text, penalties (sentences)}]}.
+    the deal, then after each move), moves [`move_lines` entries; a draw also names the
+    tile drawn: text, "drawn"]}.
 
     `names`: display name per seat. Raises RecordError when the moves do not replay."""
     moves = round_record["moves"]
@@ -106,6 +107,7 @@ def round_frames(round_record, names):
     for before, move, line in zip(positions, moves, lines):
         if move["action"].get("type") == "draw" and before.get("pile"):  # a replay hides nothing: say which tile
             line["text"] = _("%(name)s drew %(tile)s") % {"name": names[line["seat"]], "tile": before["pile"][0]}
+            line["drawn"] = before["pile"][0]
     return {"number": round_record.get("number"), "first": round_record.get("first"),
             "frames": [frame(p) for p in positions], "moves": lines}
 

@@ -51,10 +51,15 @@ function openedLabel(opened) {
   return _("not opened");
 }
 
-function seatBox(frame, seat, replay) {
+function seatBox(frame, seat, replay, move) {
   const player = state.players[seat] || {};
   const turn = !frame.result && frame.turn === seat;
   const rack = [...frame.racks[seat]].sort((a, b) => compareTiles(a, b, frame.okey || null));
+  const rackTiles = tiles(rack, frame, "replay-rack");
+  if (move && move.drawn && move.seat === seat) { // the tile just drawn, as the table marks it
+    const drawn = [...rackTiles.children].find((el) => el.dataset.tile === move.drawn);
+    if (drawn) drawn.classList.add("fresh");
+  }
   const penalty = (frame.penalty || [])[seat] || 0;
   return h("section", { class: `replay-seat${turn ? " turn" : ""}${player.computer ? " computer" : ""}`, dataset: { seat } },
     h("header", {},
@@ -65,7 +70,7 @@ function seatBox(frame, seat, replay) {
     h("p", { class: "seat-facts small" },
       fmt(ngettext("%(n)s tile", "%(n)s tiles", rack.length), { n: rack.length }), " · ", openedLabel((frame.opened || [])[seat]),
       penalty ? ` · ${fmt(_("penalties %(points)s"), { points: penalty })}` : ""),
-    tiles(rack, frame, "replay-rack"),
+    rackTiles,
     frame.discards ? h("div", { class: "replay-discard-row" }, h("span", { class: "small muted" }, _("Discards")),
       tiles(frame.discards[seat], frame, "replay-discards")) : null);
 }
@@ -138,7 +143,7 @@ function render() {
       h("span", { class: "small" }, _("Okey")), tiles([frame.okey], frame, "replay-okey"));
   }
   $("replay-centre").replaceChildren(...centre);
-  $("replay-seats").replaceChildren(...frame.racks.map((_r, seat) => seatBox(frame, seat, replay)));
+  $("replay-seats").replaceChildren(...frame.racks.map((_r, seat) => seatBox(frame, seat, replay, move)));
   tableBox(frame);
   resultBox(frame);
   for (const tab of document.querySelectorAll("#round-tabs button")) {
@@ -148,6 +153,7 @@ function render() {
   const url = address();
   window.history.replaceState(null, "", url);
   $("share-link").href = url.href;
+  $("share-link").hidden = config.mode !== "match"; // a file's replay has no address to share
 }
 
 function showVerification(replay) {

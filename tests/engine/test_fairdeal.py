@@ -469,6 +469,8 @@ def test_the_browser_module_deals_and_verifies_exactly_as_python():
             rack[rng.randrange(len(rack))] = rng.choice(("R1", "K13", "F", "J", "?"))
             if k % 3 == 2:
                 round_record["commitment"] = "%064x" % rng.getrandbits(256)
+        if k % 50 == 7:  # dealt before verifiable deals
+            round_record = dict(round_record, shuffle=fairdeal.LEGACY)
         query = {"op": "verify", "k": k, "round": round_record, "header": header}
         if k % 5 < 2:  # what one player's browser kept, right or wrong
             seat = rng.randrange(q["players"])
@@ -483,6 +485,7 @@ def test_the_browser_module_deals_and_verifies_exactly_as_python():
     assert len(answers) == len(queries)
     mismatches = [(q, a) for q, a in zip(queries, answers) if python_answer(q) != a]
     assert not mismatches, json.dumps(mismatches[0], ensure_ascii=False)[:2000]
+    assert sum(a.get("differences") == [{"code": "legacy"}] for a in answers) == 6
     deals = [a for q, a in zip(queries, answers) if q["op"] == "deal"]
     assert len(deals) >= 1000 and sum(bool(a["rejected"]) for a in deals) >= 10  # the rejection path ran
     assert {a.get("error", "ok")[:26] for a, q in zip(answers, queries) if q["op"] == "normalise"} >= {

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 import json
 import re
 import secrets
 import struct
 import sys
-import itertools
 import unicodedata
 from collections import Counter
 from typing import NamedTuple

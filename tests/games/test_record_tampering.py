@@ -176,7 +176,8 @@ def test_the_command_line_checker_names_a_tampered_tile(tmp_path):
                           text=True, timeout=120)
     lines = proc.stdout.splitlines()
     assert proc.returncode == 1 and lines[0] == "record 1: round 1: verified"
-    assert lines[1].startswith("record 2: round 1: seat 0 rack differs: ") and "pile differs from position 0" in lines[1]
+    assert lines[1].startswith("record 2: round 1: seat 0 rack differs: ")
+    assert "pile differs from position 0" in lines[1]
 
 
 @pytest.mark.parametrize("change, says", [

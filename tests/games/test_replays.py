@@ -42,7 +42,8 @@ def test_the_frames_of_a_round_are_the_engines_replay_of_its_moves(alice):
         assert frame["pile_count"] == len(position["pile"]) and frame["table"] == position["table"]
         assert frame["discards"] == position["discards"] and frame["turn"] == position["turn"]
         assert "pile" not in frame
-    assert replay["frames"][-1]["result"] == rnd.result and replay["frames"][0]["indicator"] == rnd.initial_position["indicator"]
+    assert replay["frames"][-1]["result"] == rnd.result
+    assert replay["frames"][0]["indicator"] == rnd.initial_position["indicator"]
     draws = [(k, m) for k, m in enumerate(moves) if m.action["type"] == "draw"]
     k, draw = draws[0]
     assert replay["moves"][k]["text"] == f"{data['players'][draw.seat]['name']} drew {positions[k]['pile'][0]}"

@@ -48,15 +48,18 @@ def replay_check(initial, moves, result=None):
     Args: `initial` (a position), `moves` ([{number, action, result ("ok" or a refusal
     code), penalties}]), `result` (the recorded {end, scores, totals, ...} or None while
     the round runs: its scores, totals and end — the engine's final racks and last
-    discard — must be the replay's). Returns (positions, problems): the position before the first move and
-    after each replayed move, and sentences saying where the log does not replay (empty
-    when everything matches). Stops at the first move that does not replay. Never raises.
+    discard — must be the replay's). Returns (positions, problems): the position before
+    the first move and after each replayed move, and sentences saying where the log does
+    not replay (empty when everything matches). Stops at the first move that does not
+    replay. Never raises.
     """
     positions, problems = [initial], []
     position = initial
     for k, move in enumerate(moves):
         number = move.get("number", k + 1) if isinstance(move, dict) else k + 1
         try:
+            if not isinstance(move, dict):
+                raise TypeError("a move is a JSON object")
             step = _step(position, move["action"])
         except (RecordError, KeyError, TypeError) as exc:
             problems.append(_("move %(n)s does not replay: %(why)s") % {"n": number, "why": exc})
@@ -74,6 +77,8 @@ def replay_check(initial, moves, result=None):
     if result is not None and not over:
         problems.append(_("the moves do not end the round, but the record gives its result"))
     elif result is None and over:
+        problems.append(_("the moves end the round, but the record gives no result"))
+    elif over and not isinstance(result, dict):
         problems.append(_("the moves end the round, but the record gives no result"))
     elif over and (api.round_scores(position) != result.get("scores")
                    or api.round_totals(position) != result.get("totals")):
@@ -108,8 +113,14 @@ def round_frames(round_record, names):
         if move["action"].get("type") == "draw" and before.get("pile"):  # a replay hides nothing: say which tile
             line["text"] = _("%(name)s drew %(tile)s") % {"name": names[line["seat"]], "tile": before["pile"][0]}
             line["drawn"] = before["pile"][0]
+    try:
+        frames = [frame(p) for p in positions]
+    except Exception as exc:  # noqa: BLE001 - a position the engine played but cannot show: a malformed file
+        raise RecordError(_("round %(n)s: %(problem)s") % {
+            "n": round_record.get("number"),
+            "problem": _("the engine cannot play it (%(error)s)") % {"error": type(exc).__name__}}) from None
     return {"number": round_record.get("number"), "first": round_record.get("first"),
-            "frames": [frame(p) for p in positions], "moves": lines}
+            "frames": frames, "moves": lines}
 
 
 def move_lines(moves, names):

@@ -220,3 +220,12 @@ def test_a_move_that_does_not_replay_is_named():
     with pytest.raises(replays.RecordError, match=r"round 1: move 6 does not replay: the engine answers "
                                                   r"not_your_turn, the record says ok"):
         replays.record_replay(replays.load_record(json.dumps(record)))
+
+
+def test_a_deal_missing_what_the_engine_needs_is_refused_not_a_crash():
+    record = fresh("okey51")
+    del record["rounds"][0]["initial"]["phase"]  # a whole set, but no phase: the engine cannot play it
+    with pytest.raises(replays.RecordError, match="round 1: "):
+        replays.record_replay(replays.load_record(json.dumps(record)))
+    assert replays.replay_check(record["rounds"][0]["initial"], ["draw"])[1] == [
+        "move 1 does not replay: a move is a JSON object"]

@@ -37,7 +37,7 @@ def _late_views(core):
         views: list[dict] = []
         seats = 6 if i % 3 == 2 else 4
         _with_core(core, play_round, "rami", f"parity-{i}", ["strong"] * seats, first=i % seats, check=False,
-                   on_decision=lambda view, action: views.append(view)
+                   on_decision=lambda view, action, views=views: views.append(view)
                    if view["opened"][view["seat"]] == "yes" and rami._race_lost(view) else None)
         yield from views
         i += 1

@@ -3,7 +3,8 @@ run as a test).
 
 Usage: python bench/legal_actions.py [rounds per ruleset, default 60]
 
-Each round is dealt with ``api.deal`` and played with random legal actions, a table
+Each round is dealt with ``api.deal`` (the deal seed from the text ``bench-<ruleset>-<r>``
+through ``fairdeal.seed_from_text``) and played with random legal actions, a table
 action preferred over a discard (70 %) and a taken discard half of the time, so that
 tables fill up and seats open.  Every position met before the round ends is timed
 (CPU time of listing all legal actions of the seat to move) and the percentiles are
@@ -18,7 +19,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.engine import api  # noqa: E402
+from games.engine import api, fairdeal  # noqa: E402
 
 
 def _percentile(values: list[float], p: float) -> float:
@@ -31,7 +32,8 @@ def measure(ruleset: str, rounds: int) -> tuple[list[float], list[int]]:
     times, counts = [], []
     for r in range(rounds):
         rng = random.Random(f"bench-{ruleset}-{r}")
-        position = api.deal(ruleset, {}, f"bench-{ruleset}-{r}", 4, r % 4)
+        deal_seed = fairdeal.deal_seed(fairdeal.seed_from_text(f"bench-{ruleset}-{r}"), 1, "bench", [""] * 4)
+        position = api.deal(ruleset, {}, deal_seed, 4, r % 4)
         for _ in range(400):
             if api.is_over(position):
                 break

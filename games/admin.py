@@ -53,7 +53,17 @@ class MatchAdmin(LookOnly, admin.ModelAdmin):
 
 @admin.register(Round)
 class RoundAdmin(LookOnly, admin.ModelAdmin):
-    list_display = ("id", "match", "index", "commitment", "scores", "totals", "finished")
+    list_display = ("id", "match", "index", "algorithm", "commitment", "scores", "totals", "finished")
+    exclude = ("server_seed",)
+
+    def get_readonly_fields(self, request, obj=None):
+        # the server seed stays secret until the round is over, for staff too (docs/fair-deals.md §1)
+        return [name if name != "server_seed" else "revealed_server_seed"
+                for name in super().get_readonly_fields(request, obj)]
+
+    @admin.display(description=_("server seed"))
+    def revealed_server_seed(self, rnd):
+        return rnd.revealed_server_seed or _("secret until the round is over")
 
 
 @admin.register(Game)

@@ -4,13 +4,12 @@ Only `games.play` writes these (ARCHITECTURE.md invariant 2). Positions are the
 engine's JSON (RULES.md §7, docs/engine-api.md); the `Move` log replays to them with
 `engine.api.replay`. The table chat's models live in `games.chat.models`.
 """
-import hashlib
-
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from games.chat.models import ChatMessage, ChatReport  # noqa: F401 - registered with this app
+from games.engine import fairdeal
 from games.engine.api import RULESETS
 
 RULESET_CHOICES = [(rules.id, rules.name) for rules in RULESETS.values()]
@@ -25,9 +24,9 @@ def ruleset_name(ruleset):
 BOT_LEVEL_CHOICES = [("easy", _("easy")), ("normal", _("normal")), ("strong", _("strong"))]
 
 
-def seed_commitment(seed):
-    """sha256 hex digest of a round seed: published before the deal, the seed after."""
-    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+LEGACY_SHUFFLE = fairdeal.LEGACY
+"""The algorithm id of the rounds dealt before verifiable deals (from a match seed with
+Python's `random`): they have no client seeds and nothing to check their deal against."""
 
 
 class Table(models.Model):
@@ -118,10 +117,9 @@ class Seat(models.Model):
 
 
 class Match(models.Model):
-    """A match of one or more rounds at a table. `seed` (from `secrets`) derives every deal."""
+    """A match of one or more rounds at a table; each round has its own seeds (`Round`)."""
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="match")
-    seed = models.CharField(max_length=64)
     totals = models.JSONField(default=list)  # per seat, points so far (RULES.md §3)
     standings = models.JSONField(null=True, blank=True)  # seats best first, when finished
     rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True)  # None: to a target
@@ -138,28 +136,27 @@ class Match(models.Model):
     def __str__(self):
         return f"match of table {self.table_id}"
 
-    def round_seed(self, index):
-        """Seed of round `index` (0-based): sha256 hex of f"{match seed}:{index}".
-
-        One-way on purpose: a round's seed is revealed when the round ends, and a plain
-        f"{seed}:{index}" would reveal the match seed and so every later deal.
-        """
-        return hashlib.sha256(f"{self.seed}:{index}".encode("utf-8")).hexdigest()
-
 
 class Round(models.Model):
-    """One round (deal) of a match, with its results once over.
+    """One round (deal) of a match, with its results once over (docs/fair-deals.md).
 
-    `commitment` = sha256(seed) is public from the deal; `seed` is shown only once the
-    round is over, so anyone can re-deal it with the ruleset's `deal` and check (`manage.py verify_round`).
+    A round is created with a fresh secret `server_seed` and its `commitment` (sha256,
+    public at once), then dealt (`initial_position`) by `algorithm` from the server seed,
+    the round number (index + 1), the table id and the `client_seeds` in seat order. The
+    server seed stays on the server until the round is over (`revealed_server_seed`); then
+    anyone can re-deal and compare (the match page's Verify, `manage.py verify_round`,
+    `python3 games/engine/fairdeal.py RECORD.json`). Rounds of `LEGACY_SHUFFLE` were dealt
+    before that and have nothing to check.
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
     index = models.PositiveSmallIntegerField()
-    seed = models.CharField(max_length=100)
+    server_seed = models.CharField(max_length=100)  # secret until the round is over
     commitment = models.CharField(max_length=64)
+    client_seeds = models.JSONField(default=list)  # canonical, one per seat ("" for computers)
+    algorithm = models.CharField(max_length=40)  # fairdeal.ALGORITHM, or LEGACY_SHUFFLE
     first = models.PositiveSmallIntegerField(default=0)
-    initial_position = models.JSONField()
+    initial_position = models.JSONField(null=True, blank=True)  # null: committed, not dealt yet
     final_position = models.JSONField(null=True, blank=True)
     scores = models.JSONField(null=True, blank=True)  # end-of-round amounts per seat
     penalties = models.JSONField(null=True, blank=True)  # in-round penalties per seat
@@ -181,6 +178,22 @@ class Round(models.Model):
     def is_over(self):
         """True once the round's results are stored."""
         return self.finished is not None
+
+    @property
+    def number(self):
+        """The round number of the deal seed and the game record: 1 for the match's first round."""
+        return self.index + 1
+
+    @property
+    def revealed_server_seed(self):
+        """The server seed once the round is over, else None: nothing shown before (views,
+        snapshot, admin, records) may let anyone re-deal a running round."""
+        return self.server_seed if self.is_over else None
+
+    @property
+    def is_legacy(self):
+        """True for a round dealt before verifiable deals (`LEGACY_SHUFFLE`)."""
+        return self.algorithm == LEGACY_SHUFFLE
 
 
 class Game(models.Model):

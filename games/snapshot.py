@@ -57,9 +57,10 @@ def players_info(table, seats):
 def round_end_frame(game, table):
     """The public score table of the game's round once it is over (PROTOCOL.md
     `round_end`): {version, round_index, scores, penalties, round_totals, totals (match so
-    far), result, seed (revealed now), commitment, match_over, standings, team_totals,
-    penalty_events [{seat, amount, reason, tile, by}], next_round_at (epoch ms or None)}.
-    Points everywhere; no rack but the engine's public `result`."""
+    far), result, commitment (published before the deal) with what checks it, revealed now
+    (docs/fair-deals.md): server_seed, client_seeds (per seat), algorithm; match_over,
+    standings, team_totals, penalty_events [{seat, amount, reason, tile, by}], next_round_at
+    (epoch ms or None)}. Points everywhere; no rack but the engine's public `result`."""
     rnd, match = game.round, game.match
     return {
         "version": game.version,
@@ -69,8 +70,10 @@ def round_end_frame(game, table):
         "round_totals": rnd.totals,
         "totals": match.totals,
         "result": rnd.result,
-        "seed": rnd.seed,
         "commitment": rnd.commitment,
+        "server_seed": rnd.revealed_server_seed,
+        "client_seeds": rnd.client_seeds if rnd.is_over else None,
+        "algorithm": rnd.algorithm,
         "match_over": match.finished is not None,
         "standings": match.standings,
         "team_totals": api.ruleset(table.ruleset).team_totals(table.options, match.totals),
@@ -124,7 +127,7 @@ def view_for(game, table, seats, seat_index, moves=None):
         "round_index": rnd.index if rnd else None,
         "rounds": match.rounds_planned if match else rules.match_length(table.options, table.players),
         "commitment": rnd.commitment if rnd else None,
-        "seed": rnd.seed if rnd and rnd.is_over else None,
+        "seed": rnd.revealed_server_seed if rnd else None,
         "creator_seat": 0,
         "team_totals": rules.team_totals(table.options, totals),
     })

@@ -1,4 +1,4 @@
-"""Lobby and table page URLs (the WebSocket routes are in games/routing.py)."""
+"""Lobby, table, match, replay and record URLs (the WebSocket routes are in games/routing.py)."""
 from django.urls import path
 
 from games import views
@@ -11,4 +11,9 @@ urlpatterns = [
     path("table/<int:table_id>/leave/", views.table_leave, name="table_leave"),
     path("table/<int:table_id>/start/", views.table_start, name="table_start"),
     path("table/<int:table_id>/match/", views.match_page, name="match"),
+    path("table/<int:table_id>/record/", views.match_record, name="match_record"),
+    path("table/<int:table_id>/replay/", views.replay_page, name="replay"),
+    path("table/<int:table_id>/replay/frames/", views.replay_frames, name="replay_frames"),
+    path("replay/", views.replay_file, name="replay_file"),
+    path("fairdeal.py", views.fairdeal_checker, name="fairdeal_checker"),
 ]

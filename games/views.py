@@ -1,18 +1,22 @@
-"""Lobby, table and match pages (function views). State changes go through `games.play`."""
+"""Lobby, table, match and replay pages, the game record download (function views).
+State changes go through `games.play`. What the match, replay and record show of a round
+is what anyone may see once it is over: a running round shows its commitment only."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
+from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.player_settings import PlayerSettings
-from games.engine import api
+from games import records, replays
+from games.engine import api, fairdeal
 from games.errors import TableError, error_message
 from games.forms import CreateTableForm
-from games.models import Match, Move, Seat, Table
-from games.move_text import describe_move, describe_penalty
+from games.models import Match, Seat, Table
+from games.move_text import describe_penalty
 from games.play import tables
 from games.snapshot import open_tables, players_info
 
@@ -138,30 +142,43 @@ def table_start(request, table_id):
     return _table_post(request, table_id, tables.start_match, lambda: redirect("table", table_id=table_id))
 
 
-def match_page(request, table_id):
-    """A match's score tables (per round: scores, in-round penalties listed in words, totals;
-    okey51 teams: team totals), the revealed seeds and commitments with how to check them
-    (`manage.py verify_round`), and the move log as translated sentences. Seats are
-    numbered from 1 everywhere."""
+def _match_rows(table_id):
+    """(table, match, seats in seat order, players_info) of a table's match; 404 without one."""
     table = get_object_or_404(Table, pk=table_id)
     match = get_object_or_404(Match, table=table)
     seats = list(Seat.objects.filter(table=table).select_related("user", "user__player_settings").order_by("index"))
-    players = players_info(table, seats)
-    names = [p["name"] or gettext("Seat %(n)s") % {"n": i + 1} for i, p in enumerate(players)]
-    rounds = []
-    for rnd in match.rounds.all():
-        rows = []
+    return table, match, seats, players_info(table, seats)
+
+
+def _names(players):
+    return [p["name"] or gettext("Seat %(n)s") % {"n": i + 1} for i, p in enumerate(players)]
+
+
+def match_page(request, table_id):
+    """A match's score tables (per round: scores, in-round penalties listed in words, totals;
+    okey51 teams: team totals) and, per finished round, its revealed seeds with a Verify
+    button that re-deals it in the browser (`static/js/match.js`), its replay and its move
+    log as translated sentences; a running round shows only its commitment. Seats are
+    numbered from 1 everywhere."""
+    table, match, seats, players = _match_rows(table_id)
+    names = _names(players)
+    header = records.header_of(match, seats)
+    rounds, deals = [], []
+    for rnd in match.rounds.order_by("index"):
+        item = {"round": rnd, "rows": [], "moves": [], "seeds": []}
         if rnd.is_over:
+            entry = records.stored_round(rnd)
+            deals.append({key: entry[key] for key in ("number", "shuffle", "first", "commitment", "server_seed",
+                                                      "client_seeds", "initial")})
             events = rnd.penalty_events or []
             for i, player in enumerate(players):
-                rows.append({"seat": i, "player": player, "score": rnd.scores[i] if rnd.scores else None,
-                             "penalty": rnd.penalties[i] if rnd.penalties else None,
-                             "total": rnd.totals[i] if rnd.totals else None,
-                             "events": [describe_penalty(names, e) for e in events if e.get("seat") == i]})
-        moves = [{"number": m.number, "seat": m.seat, "actor": m.get_actor_display(),
-                  "text": describe_move(names[m.seat], m.action, m.result), "refused": m.result != "ok"}
-                 for m in Move.objects.filter(round=rnd).order_by("number")]
-        rounds.append({"round": rnd, "rows": rows, "moves": moves})
+                item["rows"].append({"seat": i, "player": player, "score": rnd.scores[i] if rnd.scores else None,
+                                     "penalty": rnd.penalties[i] if rnd.penalties else None,
+                                     "total": rnd.totals[i] if rnd.totals else None,
+                                     "events": [describe_penalty(names, e) for e in events if e.get("seat") == i]})
+            item["moves"] = replays.move_lines(entry["moves"], names)
+            item["seeds"] = [{"seat": i, "player": players[i], "seed": seed} for i, seed in enumerate(rnd.client_seeds)]
+        rounds.append(item)
     standings = []
     if match.standings:
         standings = [{"rank": rank + 1, "seat": s, "player": players[s], "total": match.totals[s]}
@@ -173,7 +190,83 @@ def match_page(request, table_id):
         team_rows = sorted(
             ({"team": t, "members": [names[t], names[t + 2]], "total": teams[t]} for t in (0, 1)),
             key=lambda row: (row["total"], row["team"]))
+    deal_data = {"table_id": table.pk, "header": {k: header[k] for k in ("format", "ruleset", "table_id", "players")},
+                 "rounds": deals}
     return render(request, "games/match.html", {
         "table": table, "match": match, "rounds": rounds, "standings": standings, "totals": totals,
-        "team_rows": team_rows,
+        "team_rows": team_rows, "deal_data": deal_data, "finished_any": bool(deals),
     })
+
+
+@require_GET
+def match_record(request, table_id):
+    """The match's game record (`okeysite-record-1`, docs/game-record.md) as a JSON download,
+    its finished rounds only; 404 while no round is over."""
+    _table, match, seats, _players = _match_rows(table_id)
+    record = records.match_record(match, seats)
+    if not record["rounds"]:
+        raise Http404("no finished round yet")
+    response = JsonResponse(record, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="okeysite-table-{table_id}.json"'
+    return response
+
+
+def replay_page(request, table_id):
+    """The replay of a match's finished rounds (`static/js/replay.js`): every move forward
+    and back with every rack revealed; `?round=N&move=K` opens round N at move K (move 0:
+    the deal). A running round has no replay."""
+    table, match, _seats, players = _match_rows(table_id)
+    finished = [rnd.number for rnd in records.finished_rounds(match)]
+    config = {"mode": "match", "ruleset": table.ruleset, "rounds": finished,
+              "running": [rnd.number for rnd in match.rounds.all() if not rnd.is_over],
+              "frames_url": reverse("replay_frames", args=[table.pk]), "match_url": reverse("match", args=[table.pk])}
+    return render(request, "games/replay.html", {"table": table, "replay_config": config,
+                                                 "players": replays.players_shown_info(players)})
+
+
+@require_GET
+def replay_frames(request, table_id):
+    """JSON of one finished round's replay (`?round=N`, N from 1): {ruleset, players, round:
+    `replays.round_frames`}. 404 for a round that does not exist or is not over."""
+    table, match, _seats, players = _match_rows(table_id)
+    try:
+        number = int(request.GET.get("round", "1"))
+    except ValueError:
+        raise Http404("no such round") from None
+    rnd = match.rounds.filter(index=number - 1, finished__isnull=False).first()
+    if rnd is None:
+        raise Http404("no such finished round")
+    replay = replays.round_frames(records.stored_round(rnd), _names(players))
+    return JsonResponse({"ruleset": table.ruleset, "players": replays.players_shown_info(players), "round": replay})
+
+
+@require_http_methods(["GET", "POST"])
+def replay_file(request):
+    """GET: the replay page for a game record file. POST (multipart, field `record`): the
+    file checked and replayed by the engine (`replays.load_record`, `record_replay`), as
+    JSON {ruleset, players, rounds}; a file that is not a record that replays gets 400
+    {"error": the reason, in the user's language}."""
+    if request.method == "GET":
+        config = {"mode": "file", "ruleset": None, "rounds": [], "running": []}
+        return render(request, "games/replay.html", {"table": None, "replay_config": config, "players": []})
+    upload = request.FILES.get("record")
+    if upload is None:
+        return JsonResponse({"error": gettext("Choose a game record file.")}, status=400)
+    if upload.size > replays.MAX_RECORD_BYTES:
+        return JsonResponse({"error": gettext("The file is larger than %(mb)s MB.")
+                             % {"mb": replays.MAX_RECORD_BYTES >> 20}}, status=400)
+    try:
+        replay = replays.record_replay(replays.load_record(upload.read()))
+    except replays.RecordError as exc:
+        return JsonResponse({"error": gettext("This file cannot be replayed: %(reason)s.") % {"reason": exc}},
+                            status=400)
+    return JsonResponse(replay)
+
+
+@require_GET
+def fairdeal_checker(request):
+    """The standalone deal checker, `games/engine/fairdeal.py` (Python standard library
+    only), as a download: `python3 fairdeal.py RECORD.json` checks a downloaded record
+    without the site's source."""
+    return FileResponse(open(fairdeal.__file__, "rb"), as_attachment=True, filename="fairdeal.py",
+                        content_type="text/x-python; charset=utf-8")

@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 
 from games.bots import choose_action, safe_action
 from games.bots.invariants import violations
-from games.engine import api
+from games.engine import api, fairdeal
 
 MAX_ACTIONS = 4000
 """A round taking more actions than this counts as stuck (a violation)."""
+TABLE_ID = "selfplay"
+"""The table id in the deal seed of every self-played round (docs/fair-deals.md §3)."""
 
 
 @dataclass
@@ -28,7 +30,11 @@ class RoundResult:
     ``opened``/``penalised``: per seat; ``times``: decision CPU seconds per seat (``time.process_time``: other
     processes on the machine do not inflate them);
     ``illegal``: refused bot actions (with code and action); ``violations``: texts;
-    ``scores``: end-of-round amounts; ``penalties``: in-round penalties; ``finisher``: seat or None.
+    ``scores``: end-of-round amounts; ``penalties``: in-round penalties; ``finisher``: seat or None;
+    ``server_seed``: the round's server seed (``fairdeal.seed_from_text(seed)``);
+    with ``record``: ``initial`` (the dealt position) and ``moves``, every move that changed
+    the game as ``{"seat", "action", "result" ("ok" or the refusal code of a penalty that
+    stays), "penalties"}`` (what a game record needs, docs/game-record.md).
     """
 
     seed: str
@@ -44,18 +50,34 @@ class RoundResult:
     penalties: list = field(default_factory=list)
     finisher: int | None = None
     levels: list = field(default_factory=list)
+    server_seed: str = ""
+    first: int = 0
+    initial: dict | None = None
+    moves: list | None = None
+    final: dict | None = field(default=None, repr=False)
+
+
+def text_deal_seed(seed: str, players: int) -> tuple[str, str]:
+    """``(server seed, deal seed)`` of the self-played round named by the text ``seed``:
+    the server seed is ``fairdeal.seed_from_text(seed)``, the deal seed that of round 1 of
+    table :data:`TABLE_ID` with an empty client seed per seat (computers send none,
+    docs/fair-deals.md §1), so the round's record verifies like a played one."""
+    server = fairdeal.seed_from_text(seed)
+    return server, fairdeal.deal_seed(server, 1, TABLE_ID, [""] * players)
 
 
 def play_round(ruleset: str, seed: str, levels: list[str], options: dict | None = None,
-               first: int = 0, check: bool = True, on_decision=None) -> RoundResult:
+               first: int = 0, check: bool = True, on_decision=None, record: bool = False) -> RoundResult:
     """Play one round with computers only, seat ``s`` at ``levels[s]``.
 
     Args:
-        ruleset: ``okey51``/``okey17``/``rami``; seed: the deal's seed;
+        ruleset: ``okey51``/``okey17``/``rami``; seed: a text naming the deal
+            (:func:`text_deal_seed`) and the bots' decisions;
         levels: one bot level per seat; options: table options (defaults filled);
         first: the seat that starts; check: run the invariants after each action;
         on_decision: optional ``f(view, action)`` called for every bot decision
-            (the tests use it to see exactly what the bot was given).
+            (the tests use it to see exactly what the bot was given);
+        record: keep the initial position and the moves (``RoundResult.initial``, ``moves``).
     Returns a :class:`RoundResult`.  A refused bot action is recorded in
     ``illegal`` (its refusal code, the action, the rack and table the bot saw); the
     position it leaves (a penalty that stays, RULES.md §4) is kept and
@@ -63,7 +85,9 @@ def play_round(ruleset: str, seed: str, levels: list[str], options: dict | None 
     round exceeds :data:`MAX_ACTIONS`, a violation is recorded and the round stops.
     """
     n = len(levels)
-    pos = api.deal(ruleset, options or {}, seed, players=n, first=first)
+    server, deal_seed = text_deal_seed(seed, n)
+    pos = initial = api.deal(ruleset, options or {}, deal_seed, players=n, first=first)
+    moves: list | None = [] if record else None
     times: list[list[float]] = [[] for _ in range(n)]
     illegal: list = []
     problems: list[str] = []
@@ -81,13 +105,16 @@ def play_round(ruleset: str, seed: str, levels: list[str], options: dict | None 
             on_decision(v, action)
         count += 1
         done = api.step(pos, action)
+        _keep(moves, seat, action, done)
         pos = done.position
         if not done.accepted:
             illegal.append((done.code, action, v.get("rack"), v.get("table")))
-            fallback = api.step(pos, safe_action(api.view(pos, seat)))
+            safe = safe_action(api.view(pos, seat))
+            fallback = api.step(pos, safe)
             if not fallback.accepted:
                 problems.append(f"safe action refused: {fallback.code}")
                 break
+            _keep(moves, seat, safe, fallback)
             pos = fallback.position
         if check:
             problems.extend(violations(pos))
@@ -97,7 +124,15 @@ def play_round(ruleset: str, seed: str, levels: list[str], options: dict | None 
     res = pos.get("result") or {}
     return RoundResult(seed, totals, opened, penalised, times, count, res.get("end"), illegal, problems,
                        api.round_scores(pos) or [0] * n, [int(s.get("penalty", 0)) for s in pos["seats"]],
-                       res.get("finisher"), list(levels))
+                       res.get("finisher"), list(levels), server, first,
+                       initial if record else None, moves, pos if record else None)
+
+
+def _keep(moves: list | None, seat: int, action: dict, done) -> None:
+    """Append a move that changed the game (accepted, or refused with a penalty that stays)."""
+    if moves is not None and done.changed:
+        moves.append({"seat": seat, "action": dict(action, seat=seat),
+                      "result": "ok" if done.accepted else done.code, "penalties": done.events()})
 
 
 @dataclass

@@ -76,13 +76,16 @@ def replay(initial: dict, moves: Iterable[dict]) -> Replay:
     return Replay(position, steps)
 
 
-def deal(ruleset: str, options: dict, seed: str, players: int = 4, first: int = 0) -> dict:
-    """A new round's position dealt from ``random.Random(seed)`` (RULES.md §1, D-2).
+def deal(ruleset: str, options: dict, deal_seed: str, players: int = 4, first: int = 0) -> dict:
+    """A new round's position laid out by ``okeysite-shuffle-1`` (docs/fair-deals.md §4-§5;
+    RULES.md §1, D-2) from ``deal_seed``: 64 lowercase hex, the HMAC of
+    :func:`games.engine.fairdeal.deal_seed` over the server seed, round number, table id
+    and client seeds (a text seed: ``deal_seed(fairdeal.seed_from_text(text), ...)``).
 
     ``first``: the seat that moves first (okey: gets 15 tiles and skips the draw).
-    Raises ValueError on bad arguments.
+    Raises ValueError on bad arguments (a deal seed that is not 64 lowercase hex too).
     """
-    return _ruleset(ruleset).deal(options, seed, players, first)
+    return _ruleset(ruleset).deal(options, deal_seed, players, first)
 
 
 def view(position: dict, seat: int | None) -> dict:

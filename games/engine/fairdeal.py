@@ -12,17 +12,18 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 import json
 import re
 import secrets
 import struct
 import sys
-import itertools
 import unicodedata
 from collections import Counter
 from typing import NamedTuple
 
 ALGORITHM = "okeysite-shuffle-1"  # stored with every round: a later algorithm never breaks old checks
+LEGACY = "okeysite-legacy"  # rounds the site dealt before verifiable deals: nothing to check
 RECORD_FORMAT = "okeysite-record-1"  # the game record this checker reads (docs/game-record.md)
 CLIENT_SEED_MAX = 64  # Unicode code points, after normalisation
 TABLE_ID_MAX = 64
@@ -58,6 +59,18 @@ def server_seed() -> str:
     characters.  Those 64 characters (their ASCII bytes) are the seed everywhere: the
     commitment hashes them and the deal seed's HMAC uses them as its key."""
     return secrets.token_hex(32)
+
+
+def seed_from_text(text: str) -> str:
+    """A server seed made from a text, for self-play, tests and benches that must deal
+    the same round again from the same words: SHA-256 of ``"okeysite-text-seed:" +
+    text`` (UTF-8), as 64 lowercase hex characters.  With :func:`deal_seed` it gives a
+    reproducible deal that verifies like any other.  Never for a real table: whoever
+    knows the text knows the deal.  Raises ValueError when ``text`` is not a string
+    (or holds a lone surrogate, which UTF-8 cannot encode)."""
+    if not isinstance(text, str):
+        raise ValueError("a text seed is a string")
+    return hashlib.sha256(("okeysite-text-seed:" + text).encode("utf-8")).hexdigest()
 
 
 def _hex64(seed: object, what: str) -> str:
@@ -351,6 +364,8 @@ def verify_round(round_record: dict, header: dict, seen: dict | None = None) -> 
                if k not in round_record]
     if missing:
         return _bad("missing " + ", ".join(missing))
+    if round_record["shuffle"] == LEGACY:
+        return [_diff("legacy")]
     if round_record["shuffle"] != ALGORITHM:
         return [_diff("unknown_shuffle", recorded=round_record["shuffle"])]
     ruleset, players, table_id = header.get("ruleset"), header.get("players"), header.get("table_id")
@@ -388,6 +403,7 @@ def verify_round(round_record: dict, header: dict, seen: dict | None = None) -> 
 MESSAGES = {
     "bad_record": "malformed record: {detail}",
     "unknown_shuffle": "unknown shuffle algorithm {recorded} (this checker knows " + ALGORITHM + ")",
+    "legacy": "dealt before verifiable deals: this round has no commitment and seeds to check its deal against",
     "not_revealed": "not revealed yet: the server seed is shown once the round is over",
     "bad_server_seed": "server seed refused: {detail}",
     "commitment": "commitment mismatch: sha256(server seed) is {expected}, recorded {recorded}",
@@ -435,27 +451,43 @@ def verify_record(record: dict) -> list[tuple[object, list[dict]]]:
     return [(r.get("number") if isinstance(r, dict) else None, verify_round(r, record)) for r in rounds]
 
 
+def read_records(text: str) -> list:
+    """The records of a file: one JSON document, or JSON Lines (one record per line, as
+    ``manage.py export_games`` and ``selfplay --records`` write).  Raises ValueError for
+    text that is neither."""
+    try:
+        return [json.loads(text)]
+    except ValueError:
+        lines = [line for line in text.splitlines() if line.strip()]
+        if len(lines) < 2:
+            raise
+    return [json.loads(line) for line in lines]
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python3 fairdeal.py RECORD.json``: one line per round, ``round N: verified`` or
-    what differs; exit status 0 when every round is verified, 1 when one is not, 2
-    when the file cannot be read as a game record."""
+    what differs (JSON Lines: prefixed ``record K:``); exit status 0 when every round is
+    verified, 1 when one is not, 2 when the file cannot be read as game records."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
         print("usage: python3 fairdeal.py RECORD.json", file=sys.stderr)
         return 2
     try:
         with open(args[0], encoding="utf-8") as f:
-            results = verify_record(json.load(f))
+            records = read_records(f.read())
+        results = [verify_record(record) for record in records]
     except (OSError, ValueError) as exc:
         print(f"{args[0]}: {exc}", file=sys.stderr)
         return 2
     if hasattr(sys.stdout, "reconfigure"):  # a tampered record may hold text the terminal cannot show
         sys.stdout.reconfigure(errors="backslashreplace")
-    for number, differences in results:
-        print(f"round {number}: " + ("; ".join(map(describe, differences)) or "verified"))
-    if not results:
+    for k, rounds in enumerate(results):
+        for number, differences in rounds:
+            prefix = f"record {k + 1}: " if len(results) > 1 else ""
+            print(f"{prefix}round {number}: " + ("; ".join(map(describe, differences)) or "verified"))
+    if not any(results):
         print("no rounds to verify")
-    return 0 if results and not any(d for _, d in results) else 1
+    return 0 if all(results) and not any(d for rounds in results for _, d in rounds) else 1
 
 
 if __name__ == "__main__":

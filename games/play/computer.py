@@ -64,7 +64,7 @@ def choose(position, seat, level, seed):
 def play_action(game, seat, level, n, actor):
     """One computer action for `seat` (a Seat) in the stored `game`'s position, the
     decision seeded by `bot_seed(round seed, game.version, n)`. Returns a `Played`."""
-    action, step = choose(game.position, seat.index, level, bot_seed(game.round.seed, game.version, n))
+    action, step = choose(game.position, seat.index, level, bot_seed(game.round.server_seed, game.version, n))
     return Played(seat.index, action, actor, step)
 
 
@@ -84,7 +84,7 @@ def play_turn(game, seat, level, actor):
     for n in range(MAX_COMPUTER_STEPS):
         if not own_turn():
             break
-        action, step = choose(position, seat.index, level, bot_seed(game.round.seed, game.version, n))
+        action, step = choose(position, seat.index, level, bot_seed(game.round.server_seed, game.version, n))
         played.append(Played(seat.index, action, actor, step))
         position = step.position
     else:

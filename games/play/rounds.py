@@ -1,22 +1,26 @@
-"""Match flow on the stored rows: a new match, a round's deal, a finished round's results.
+"""Match flow on the stored rows: a new match, a round's commitment and deal, a finished
+round's results.
 
 Called only inside the commit path's transaction (`games.play.commit`), which then bumps
 the version and arms the deadline; nothing here touches the version, the move log or
 the deadline. Every fact about the ruleset comes from its object (`api.ruleset`).
-"""
-import secrets
 
-from games.engine import api
-from games.models import Match, Move, Round, Table, seed_commitment
+A round is dealt in two steps (docs/fair-deals.md §1): `open_round` creates it with a
+fresh secret server seed and its public commitment, then `deal_round` deals it from that
+server seed and the client seeds the seats sent after seeing the commitment. Today both
+run in one transaction with empty client seeds; a seeding window between them only has
+to collect the seeds and pass them to `deal_round`.
+"""
+from games.engine import api, fairdeal
+from games.models import Match, Move, Round, Seat, Table
 
 
 def start_match(game, table):
-    """Open the match of `table` (its seed from `secrets`), set the table playing and deal
-    round 0. Returns the dealt position (RULES.md §7) for `Write.commit`."""
+    """Open the match of `table`, set the table playing and deal round 0. Returns the
+    dealt position (RULES.md §7) for `Write.commit`."""
     rules = api.ruleset(table.ruleset)
     match = Match.objects.create(
-        table=table, seed=secrets.token_hex(16), totals=[0] * table.players,
-        rounds_planned=rules.match_length(table.options, table.players),
+        table=table, totals=[0] * table.players, rounds_planned=rules.match_length(table.options, table.players),
     )
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status"])
@@ -24,20 +28,58 @@ def start_match(game, table):
     return deal_round(game, table, match, index=0)
 
 
-def deal_round(game, table, match, index):
-    """Create round `index` (0-based) of `match` and make it the game's round.
-
-    The deal comes from the round's seed (`Match.round_seed`), whose sha256 commitment is
-    public from now on; the first seat rotates one seat per round (RULES.md §1).
-    Returns the dealt position for `Write.commit`.
-    """
-    seed = match.round_seed(index)
-    first = index % table.players
-    position = api.ruleset(table.ruleset).deal(table.options, seed, table.players, first)
-    game.round = Round.objects.create(
-        match=match, index=index, seed=seed, commitment=seed_commitment(seed), first=first,
-        initial_position=position,
+def open_round(table, match, index):
+    """Round `index` (0-based) of `match`, committed and not dealt yet: a fresh server seed
+    (`fairdeal.server_seed`, 32 bytes from `secrets`), its commitment (public from now on),
+    the algorithm id and the first seat, which rotates one seat per round (RULES.md §1).
+    The round already committed for `index` is returned as it is: a round has exactly one
+    commitment (docs/fair-deals.md §1). Returns the Round."""
+    committed = Round.objects.filter(match=match, index=index).first()
+    if committed is not None:
+        return committed
+    server_seed = fairdeal.server_seed()
+    return Round.objects.create(
+        match=match, index=index, server_seed=server_seed, commitment=fairdeal.commitment(server_seed),
+        algorithm=fairdeal.ALGORITHM, first=index % table.players, client_seeds=[],
     )
+
+
+def client_seeds_for(table, seeds=None):
+    """The client seeds of a deal in seat order, canonical (docs/fair-deals.md §2).
+
+    Args: `table`; `seeds`: {seat index: text} from the seats' browsers, or None (every
+    seat ""). A computer seat always contributes "" (a seed the server picked for its own
+    seat would let it try deals). Returns a list of str, one per seat.
+    Raises ValueError for a seed normalisation refuses, or a seat the table does not have.
+    """
+    seeds = dict(seeds or {})
+    if any(type(seat) is not int or not 0 <= seat < table.players for seat in seeds):
+        raise ValueError("a client seed names a seat the table does not have")
+    computers = set(Seat.objects.filter(table=table, user__isnull=True).values_list("index", flat=True))
+    return ["" if seat in computers else fairdeal.normalise_client_seed(seeds.get(seat, ""))
+            for seat in range(table.players)]
+
+
+def deal_round(game, table, match, index, client_seeds=None):
+    """Deal round `index` (0-based) of `match` and make it the game's round.
+
+    The round is the one `open_round` committed (committed now if it was not); the deal
+    seed is `fairdeal.deal_seed(server seed, round number index + 1, table id, client
+    seeds)` and the ruleset lays the round out with it (`okeysite-shuffle-1`).
+    Args: `client_seeds`: {seat index: text} (see `client_seeds_for`; None: none sent).
+    Returns the dealt position for `Write.commit`. Raises ValueError for a refused client
+    seed (nothing is dealt then) or a round that is already dealt.
+    """
+    rnd = open_round(table, match, index)
+    if rnd.initial_position is not None:
+        raise ValueError(f"round {rnd.number} is already dealt")
+    seeds = client_seeds_for(table, client_seeds)
+    deal_seed = fairdeal.deal_seed(rnd.server_seed, rnd.number, str(table.pk), seeds)
+    position = api.ruleset(table.ruleset).deal(table.options, deal_seed, table.players, rnd.first)
+    rnd.client_seeds = seeds
+    rnd.initial_position = position
+    rnd.save(update_fields=["client_seeds", "initial_position"])
+    game.round = rnd
     return position
 
 

@@ -8,6 +8,7 @@
 // the page can translate them by code; describe() is the English sentence.
 
 export const ALGORITHM = "okeysite-shuffle-1";
+export const LEGACY = "okeysite-legacy"; // rounds dealt before verifiable deals: nothing to check
 export const RECORD_FORMAT = "okeysite-record-1";
 export const CLIENT_SEED_MAX = 64;
 export const TABLE_ID_MAX = 64;
@@ -367,6 +368,7 @@ export async function verifyRound(round, header, seen = null) {
   const missing = ["number", "shuffle", "first", "commitment", "server_seed", "client_seeds", "initial"]
     .filter((k) => !Object.hasOwn(round, k));
   if (missing.length) return bad(`missing ${missing.join(", ")}`);
+  if (round.shuffle === LEGACY) return [diff("legacy")];
   if (round.shuffle !== ALGORITHM) return [diff("unknown_shuffle", { recorded: round.shuffle })];
   const { ruleset, players } = header;
   if (typeof ruleset !== "string" || !Object.hasOwn(DEALS, ruleset)) return bad(`the ruleset ${show(ruleset)} is not known`);
@@ -404,6 +406,7 @@ export async function verifyRound(round, header, seen = null) {
 export const MESSAGES = Object.freeze({
   bad_record: "malformed record: {detail}",
   unknown_shuffle: `unknown shuffle algorithm {recorded} (this checker knows ${ALGORITHM})`,
+  legacy: "dealt before verifiable deals: this round has no commitment and seeds to check its deal against",
   not_revealed: "not revealed yet: the server seed is shown once the round is over",
   bad_server_seed: "server seed refused: {detail}",
   commitment: "commitment mismatch: sha256(server seed) is {expected}, recorded {recorded}",

@@ -14,6 +14,7 @@ from games.bots import LEVELS, choose_action
 from games.bots.selfplay import play_round
 from games.engine import api
 from tests.bots.helpers import played
+from tests.deals import text_deal
 
 SEATINGS = [
     ["strong", "normal", "easy", "normal"],
@@ -78,7 +79,7 @@ def _hidden_shuffled(position: dict, seat: int, rng: random.Random) -> dict:
 @pytest.mark.parametrize("ruleset", api.RULESETS)
 def test_decisions_do_not_depend_on_hidden_tiles(ruleset):
     rng = random.Random(5)
-    pos = api.deal(ruleset, {}, f"hidden-{ruleset}", 4, 0)
+    pos = text_deal(ruleset, f"hidden-{ruleset}")
     checked = 0
     step = 0
     while not api.is_over(pos) and step < 400:
@@ -95,7 +96,7 @@ def test_decisions_do_not_depend_on_hidden_tiles(ruleset):
 
 @pytest.mark.parametrize("ruleset", api.RULESETS)
 def test_same_view_level_and_seed_give_the_same_action(ruleset):
-    pos = api.deal(ruleset, {}, f"det-{ruleset}", 4, 1)
+    pos = text_deal(ruleset, f"det-{ruleset}", first=1)
     for step in range(60):
         if api.is_over(pos):
             break

@@ -3,13 +3,18 @@ database and reports zero invariant violations (tile conservation, valid melds).
 from __future__ import annotations
 
 import io
+import json
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
 from games.bots.invariants import violations
 from games.engine import api
+from tests.deals import text_deal
 
 
 @pytest.mark.parametrize("ruleset", api.RULESETS)
@@ -27,7 +32,7 @@ def test_selfplay_smoke_has_no_violations(ruleset):
 
 
 def test_invariants_catch_a_lost_tile_and_an_invalid_meld():
-    pos = api.deal("okey51", {}, "inv", 4, 0)
+    pos = text_deal("okey51", "inv")
     assert violations(pos) == []
     lost = {**pos, "pile": pos["pile"][1:]}
     assert any("conservation" in v for v in violations(lost))
@@ -37,7 +42,7 @@ def test_invariants_catch_a_lost_tile_and_an_invalid_meld():
     moved["table"] = [{"id": 1, "owner": 0, "tiles": bad}]
     if not api.meld_info("okey51", bad, pos["indicator"])["valid"]:
         assert any("invalid meld" in v for v in violations(moved))
-    rami = api.deal("rami", {}, "inv", 4, 0)
+    rami = text_deal("rami", "inv")
     assert violations(rami) == []
     broken = {**rami, "table": [["R1", "B2", "K3"]]}
     assert any("invalid meld" in v for v in violations(broken))
@@ -55,3 +60,22 @@ def test_selfplay_passes_table_options_and_refuses_bad_ones():
         with pytest.raises(CommandError, match=says):
             call_command("selfplay", ruleset="rami", rounds=1, seats="strong,normal,normal,easy",
                          options=bad, stdout=io.StringIO(), stderr=io.StringIO())
+
+
+def test_selfplay_records_verify_with_the_standalone_checker_and_replay(tmp_path):
+    from games.replays import replay_check
+
+    path = tmp_path / "selfplay.jsonl"
+    call_command("selfplay", ruleset="okey17", rounds=3, seats="strong,normal,normal,easy", seed="records",
+                 records=str(path), stdout=io.StringIO(), stderr=io.StringIO())
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert len(records) == 3 and [r["rounds"][0]["first"] for r in records] == [0, 1, 2]
+    assert [p["level"] for p in records[0]["players"]] == ["strong", "normal", "normal", "easy"]
+    checker = Path(__file__).resolve().parents[2] / "games/engine/fairdeal.py"
+    proc = subprocess.run([sys.executable, "-I", str(checker), str(path)], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines() == [f"record {k}: round 1: verified" for k in (1, 2, 3)]
+    for record in records:
+        (entry,) = record["rounds"]
+        assert replay_check(entry["initial"], entry["moves"], entry["result"])[1] == []

@@ -8,6 +8,7 @@ import random
 from games.engine import api
 from games.engine.melds import classify
 from games.engine.tiles import COLOURS, okey_of
+from tests.deals import text_deal
 
 
 def playthrough(ruleset: str, seed: str, first: int = 0, options: dict | None = None, table_bias: float = 0.7):
@@ -17,7 +18,7 @@ def playthrough(ruleset: str, seed: str, first: int = 0, options: dict | None = 
     discard, and a ``take_discard`` is taken half of the time, so that tables fill up.
     """
     rng = random.Random(seed)
-    pos = api.deal(ruleset, options or {}, seed, 4, first)
+    pos = text_deal(ruleset, seed, first=first, options=options)
     for _ in range(400):
         yield pos
         if api.is_over(pos):

@@ -7,6 +7,7 @@ import pytest
 from games.engine import api
 from games.engine.errors import Refused
 from games.engine.tiles import full_set
+from tests.deals import text_deal
 from tests.engine.okey_helpers import okey_position, play
 
 
@@ -23,7 +24,7 @@ def test_it_fills_option_defaults_and_refuses_bad_values():
 
 def test_team_play_needs_four_seats():
     with pytest.raises(ValueError):
-        api.deal("okey51", {"teams": True}, "s", players=3)
+        text_deal("okey51", "s", players=3, options={"teams": True})
 
 
 def test_match_length_and_end():
@@ -52,7 +53,7 @@ def test_round_totals_add_in_round_penalties():
 
 
 def test_it_dispatches_on_the_positions_ruleset():
-    p = api.deal("okey17", {}, "dispatch")
+    p = text_deal("okey17", "dispatch")
     assert p["ruleset"] == "okey17" and api.view(p, 0)["pairs_threshold"] == 26
     assert api.meld_info("okey17", ["B12", "B13", "B1"], "R5") == {"valid": False}
     with pytest.raises(ValueError):

@@ -98,19 +98,40 @@ def test_the_set_before_the_shuffle_is_the_engines_full_set(ruleset):
 
 
 @pytest.mark.parametrize("ruleset", sorted(SEATS))
-def test_arrange_deals_a_shuffled_set_exactly_as_the_engine_deals(ruleset):
-    # the engine shuffles with random.Random(seed); fed the same order, arrange gives its position
+def test_the_engine_deals_the_layout_of_the_deal_seed(ruleset):
+    # the round a checker recomputes is the position the engine starts from, for every table size and first seat
     for players in SEATS[ruleset]:
         for first in range(players):
-            seed = f"{ruleset}-{players}-{first}"
-            tiles = full_set(ruleset, players)
-            random.Random(seed).shuffle(tiles)
+            seed = fairdeal.deal_seed(fairdeal.seed_from_text(f"{ruleset}-{players}-{first}"), 1, "7", [""] * players)
             dealt = api.deal(ruleset, {}, seed, players=players, first=first)
-            mine = fairdeal.arrange(ruleset, players, first, tiles)
+            mine = fairdeal.layout(ruleset, players, first, seed)
             assert mine["racks"] == [s["rack"] for s in dealt["seats"]]
             assert mine["pile"] == dealt["pile"]
             assert mine["indicator"] == dealt.get("indicator")
-            assert dealt["turn"] == first
+            assert dealt["turn"] == first and dealt["ruleset"] == ruleset
+
+
+@pytest.mark.parametrize("seed", ["", "x" * 63, "X" * 64, "g" * 64, 42, None])
+def test_the_engine_refuses_a_deal_seed_that_is_not_64_lowercase_hex(seed):
+    with pytest.raises(ValueError, match="deal seed"):
+        api.deal("okey51", {}, seed)
+
+
+def test_nothing_in_the_engine_draws_from_random():
+    # every tile order comes from the round's deal seed (ARCHITECTURE.md invariant 4)
+    for path in sorted((ROOT / "games/engine").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+        names += [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module]
+        assert not [name for name in names if name.split(".")[0] == "random"], path
+
+
+def test_a_text_seed_always_gives_the_same_server_seed_and_two_texts_differ():
+    assert fairdeal.seed_from_text("selfplay-1") == fairdeal.seed_from_text("selfplay-1")
+    assert fairdeal.seed_from_text("selfplay-1") != fairdeal.seed_from_text("selfplay-2")
+    assert fairdeal.commitment(fairdeal.seed_from_text("é")) == fairdeal.commitment(fairdeal.seed_from_text("é"))
+    with pytest.raises(ValueError):
+        fairdeal.seed_from_text(7)
 
 
 def test_a_shuffle_is_a_permutation_and_leaves_its_input_alone():
@@ -448,6 +469,8 @@ def test_the_browser_module_deals_and_verifies_exactly_as_python():
             rack[rng.randrange(len(rack))] = rng.choice(("R1", "K13", "F", "J", "?"))
             if k % 3 == 2:
                 round_record["commitment"] = "%064x" % rng.getrandbits(256)
+        if k % 50 == 7:  # dealt before verifiable deals
+            round_record = dict(round_record, shuffle=fairdeal.LEGACY)
         query = {"op": "verify", "k": k, "round": round_record, "header": header}
         if k % 5 < 2:  # what one player's browser kept, right or wrong
             seat = rng.randrange(q["players"])
@@ -462,6 +485,7 @@ def test_the_browser_module_deals_and_verifies_exactly_as_python():
     assert len(answers) == len(queries)
     mismatches = [(q, a) for q, a in zip(queries, answers) if python_answer(q) != a]
     assert not mismatches, json.dumps(mismatches[0], ensure_ascii=False)[:2000]
+    assert sum(a.get("differences") == [{"code": "legacy"}] for a in answers) == 6
     deals = [a for q, a in zip(queries, answers) if q["op"] == "deal"]
     assert len(deals) >= 1000 and sum(bool(a["rejected"]) for a in deals) >= 10  # the rejection path ran
     assert {a.get("error", "ok")[:26] for a, q in zip(answers, queries) if q["op"] == "normalise"} >= {

@@ -14,6 +14,7 @@ import pytest
 from games.engine import api
 from games.engine.melds import classify
 from games.engine.tiles import COLOURS, okey_of
+from tests.deals import text_deal
 from tests.engine.positions import playthrough, small_okey_position
 
 FACES = [f"{c}{n}" for c in COLOURS for n in range(1, 14)]
@@ -241,7 +242,7 @@ def test_rami_single_tile_adds_match_a_brute_force():
 @pytest.mark.parametrize("ruleset", sorted(api.RULESETS))
 def test_replay_equals_stepwise_play(ruleset):
     rng = random.Random(ruleset)
-    initial = api.deal(ruleset, {}, f"replay-{ruleset}", 4, 1)
+    initial = text_deal(ruleset, f"replay-{ruleset}", first=1)
     position, log, steps = initial, [], []
     while not api.is_over(position) and len(log) < 300:
         seat = position["turn"]

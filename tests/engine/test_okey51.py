@@ -2,6 +2,7 @@
 import copy
 
 from games.engine import api
+from tests.deals import text_deal
 from tests.engine.okey_helpers import okey_position, penalties, play, refused
 
 OTHERS = [["K1", "K2"], ["Y3", "Y8"], ["Y4", "Y9"]]
@@ -12,19 +13,19 @@ def pos(rack, others=None, **kw):
 
 
 def test_it_deals_15_tiles_to_the_first_seat_and_14_to_the_others():
-    p = api.deal("okey51", {}, "seed-a", first=2)
+    p = text_deal("okey51", "seed-a", first=2)
     assert [len(s["rack"]) for s in p["seats"]] == [14, 14, 15, 14]
     assert p["turn"] == 2 and p["phase"] == "play"
     assert len(p["pile"]) == 106 - 57 - 1
 
 
 def test_the_deal_depends_only_on_the_seed():
-    assert api.deal("okey51", {}, "x") == api.deal("okey51", {}, "x")
-    assert api.deal("okey51", {}, "x")["seats"] != api.deal("okey51", {}, "y")["seats"]
+    assert text_deal("okey51", "x") == text_deal("okey51", "x")
+    assert text_deal("okey51", "x")["seats"] != text_deal("okey51", "y")["seats"]
 
 
 def test_the_indicator_is_never_a_false_joker():  # D-2
-    assert all(api.deal("okey51", {}, f"s{i}")["indicator"] != "F" for i in range(300))
+    assert all(text_deal("okey51", f"s{i}")["indicator"] != "F" for i in range(300))
 
 
 def test_it_refuses_out_of_turn_action():
@@ -301,7 +302,7 @@ def test_apply_never_mutates_its_input():
 
 
 def test_the_view_hides_other_racks_and_the_pile():
-    p = api.deal("okey51", {}, "view")
+    p = text_deal("okey51", "view")
     v = api.view(p, 1)
     assert v["rack"] == p["seats"][1]["rack"] and v["rack_counts"] == [15, 14, 14, 14]
     assert "pile" not in v and "seats" not in v and v["pile_count"] == len(p["pile"])

@@ -17,6 +17,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from games.engine import api
 from games.engine.melds import classify
 from games.engine.tiles import full_set
+from tests.deals import text_deal
 from tests.engine.okey_play import add_moves, candidate_melds, candidate_pairs, pick_disjoint, swap_moves
 
 VIEW_KEYS = {"ruleset", "options", "seat", "turn", "phase", "rack", "rack_counts", "pile_count",
@@ -32,7 +33,7 @@ class OkeyMachine(RuleBasedStateMachine):
         if self.ruleset == "okey51":
             options = {"teams": bool(first % 2), "doubling": len(seed) % 2 == 0}
         self.seed, self.first, self.options = seed, first, options
-        self.pos = api.deal(self.ruleset, options, seed, 4, first)
+        self.pos = text_deal(self.ruleset, seed, first=first, options=options)
         self.log: list[dict] = []
         self.refusals = 0
 
@@ -203,7 +204,7 @@ class OkeyMachine(RuleBasedStateMachine):
 
     @invariant()
     def the_log_replays_to_the_same_position(self):
-        initial = api.deal(self.ruleset, self.options, self.seed, 4, self.first)
+        initial = text_deal(self.ruleset, self.seed, first=self.first, options=self.options)
         replayed = api.replay(initial, self.log)
         assert replayed.position == self.pos
         assert all(done.changed for done in replayed.steps)

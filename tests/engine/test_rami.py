@@ -9,6 +9,7 @@ import pytest
 from games.engine import api
 from games.engine.rulesets.rami import DEFAULT_OPTIONS, RAMI as rami
 from games.engine.tiles import full_set
+from tests.deals import text_deal_seed
 
 
 def position(racks, table=(), pile=("K3", "B9", "Y4", "R2"), turn=0, opened=None, options=None):
@@ -63,7 +64,7 @@ def test_options_refuse_bad_values(bad):
 
 
 def test_deal_gives_fourteen_tiles_each_from_the_106_set():
-    pos = rami.deal({}, "seed-1", players=4, first=2)
+    pos = rami.deal({}, text_deal_seed("seed-1"), players=4, first=2)
     assert [len(s["rack"]) for s in pos["seats"]] == [14] * 4
     assert len(pos["pile"]) == 106 - 56
     everything = pos["pile"] + [t for s in pos["seats"] for t in s["rack"]]
@@ -75,7 +76,7 @@ def test_deal_gives_fourteen_tiles_each_from_the_106_set():
 
 
 def test_deal_for_six_uses_the_160_set_with_four_jokers():
-    pos = rami.deal({}, "big", players=6)
+    pos = rami.deal({}, text_deal_seed("big", 6), players=6)
     everything = pos["pile"] + [t for s in pos["seats"] for t in s["rack"]]
     assert len(everything) == 160
     assert everything.count("J") == 4
@@ -83,14 +84,14 @@ def test_deal_for_six_uses_the_160_set_with_four_jokers():
 
 
 def test_deal_is_deterministic_by_seed():
-    assert rami.deal({}, "abc") == rami.deal({}, "abc")
-    assert rami.deal({}, "abc") != rami.deal({}, "abd")
+    assert rami.deal({}, text_deal_seed("abc")) == rami.deal({}, text_deal_seed("abc"))
+    assert rami.deal({}, text_deal_seed("abc")) != rami.deal({}, text_deal_seed("abd"))
 
 
 @pytest.mark.parametrize("players,first", [(1, 0), (7, 0), (4, 4)])
 def test_deal_refuses_bad_table_sizes(players, first):
     with pytest.raises(ValueError):
-        rami.deal({}, "x", players=players, first=first)
+        rami.deal({}, text_deal_seed("x"), players=players, first=first)
 
 
 def test_official_match_is_one_round_per_player():
@@ -326,7 +327,7 @@ def test_double_applies_only_to_a_finisher():
 
 
 def test_apply_never_mutates_its_input():
-    pos = rami.deal({}, "mutation")
+    pos = rami.deal({}, text_deal_seed("mutation"))
     frozen = copy.deepcopy(pos)
     apply(pos, {"seat": 0, "type": "draw"})
     assert pos == frozen
@@ -335,7 +336,7 @@ def test_apply_never_mutates_its_input():
 # --- view and assisted table ---------------------------------------------------------
 
 def test_view_shows_only_the_own_rack_and_counts():
-    pos = rami.deal({}, "view")
+    pos = rami.deal({}, text_deal_seed("view"))
     mine = rami.view(pos, 1)
     assert mine["rack"] == pos["seats"][1]["rack"]
     assert mine["rack_counts"] == [14, 14, 14, 14]
@@ -353,7 +354,7 @@ def test_view_shows_only_the_own_rack_and_counts():
 
 
 def test_penalty_tiles_are_always_empty():
-    assert rami.penalty_tiles(rami.deal({}, "p"), 0) == []
+    assert rami.penalty_tiles(rami.deal({}, text_deal_seed("p")), 0) == []
 
 
 def test_add_targets_lists_the_melds_a_tile_extends():
@@ -392,7 +393,7 @@ def test_threshold_in_the_view_only_before_the_initial_meld():
 
 
 def test_the_api_dispatches_to_rami():
-    pos = api.deal("rami", {"joker_value": 50}, "api", players=3, first=1)
+    pos = api.deal("rami", {"joker_value": 50}, text_deal_seed("api", 3), players=3, first=1)
     assert api.normalize_options("rami", {})["joker_value"] == 30
     assert api.view(pos, 1)["rack"] == pos["seats"][1]["rack"]
     after = api.step(pos, {"seat": 1, "type": "draw"}).position

@@ -17,6 +17,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from games.engine import api
 from games.engine.rulesets.rami import RAMI as rami, THRESHOLD
 from games.engine.tiles import COLOURS, JOKER, parse_face
+from tests.deals import text_deal_seed
 
 
 def find_melds(rack: list[str]) -> list[list[str]]:
@@ -66,7 +67,7 @@ class RamiRound(RuleBasedStateMachine):
                 keep=st.one_of(st.none(), st.integers(0, 4)), opened=st.booleans(),
                 rack_size=st.one_of(st.none(), st.integers(1, 6)))
     def start(self, seed, players, keep, opened, rack_size):
-        pos = rami.deal({}, seed, players=players, first=seed % players)
+        pos = rami.deal({}, text_deal_seed(str(seed), players), players=players, first=seed % players)
         if opened:  # a loaded position: everyone laid the initial meld, melds on the table
             for seat in pos["seats"]:
                 seat["opened"] = "yes"

@@ -78,7 +78,7 @@ def test_a_staff_post_to_the_change_forms_changes_no_game_state(alice, bob, staf
         f"/admin/games/table/{table.pk}/change/": {
             **form_data(table, status="finished", options={}, move_time=600, players=2), **seat_forms},
         f"/admin/games/round/{game.round_id}/change/": form_data(
-            game.round, scores=[0, 0, 0, 0], totals=[0, 0, 0, 0], initial_position={}, seed="x"),
+            game.round, scores=[0, 0, 0, 0], totals=[0, 0, 0, 0], initial_position={}, server_seed="0" * 64),
         f"/admin/games/match/{game.match_id}/change/": form_data(game.match, totals=[-999, 0, 0, 0], finished=later),
         f"/admin/games/move/{move.pk}/change/": form_data(move, action={"type": "draw", "seat": 0}, result="x"),
     }

@@ -309,7 +309,9 @@ async def test_players_get_the_round_end_score_table(alice, bob, session_cookie)
         rnd = game.round
         assert frame["scores"] == rnd.scores and frame["penalties"] == rnd.penalties
         assert frame["round_totals"] == rnd.totals and frame["totals"] == rnd.totals  # one round so far
-        assert frame["seed"] == rnd.seed and frame["match_over"] is True
+        assert frame["server_seed"] == rnd.server_seed and frame["commitment"] == rnd.commitment
+        assert frame["client_seeds"] == rnd.client_seeds and frame["algorithm"] == rnd.algorithm
+        assert frame["match_over"] is True
     await a.close()
     await b.close()
 

@@ -117,7 +117,8 @@ def test_the_match_page_tells_the_moves_in_words_and_how_to_check_the_deal(clien
     assert "alice added B8 to meld 1" in page and "alice discarded B4" in page
     assert "bob took the discard, then: bob added B4 to meld 1" in page and "bob discarded K1" in page
     assert "4 moves" in page
-    assert f"verify_round {rnd.pk}" in page and rnd.seed in page and rnd.commitment in page
+    assert rnd.server_seed in page and rnd.commitment in page and 'class="verify-btn' in page
+    assert f'href="/table/{table.pk}/record/"' in page and 'href="/fairdeal.py"' in page
     assert "penalty tile B4: 100" in page and "discard B4 taken by bob: 40" in page
     assert "Computer 3 · normal" in page and "Computer 4 · normal" in page
 

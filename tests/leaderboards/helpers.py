@@ -24,6 +24,6 @@ def finished_match(seat_users, totals, ruleset="okey51", mode="online", options=
     sign = -1 if ruleset == "rami" else 1
     standings = sorted(range(len(totals)), key=lambda s: (sign * totals[s], s))
     return Match.objects.create(
-        table=table, seed="test", totals=list(totals), standings=standings if finished else None,
+        table=table, totals=list(totals), standings=standings if finished else None,
         rounds_planned=1, finished=BASE_TIME + timedelta(minutes=minutes) if finished else None,
     )

@@ -27,7 +27,7 @@ def solo_match(user, total, ruleset="okey17", minutes=0):
                            minutes=minutes)
     from games.models import Move, Round
 
-    rnd = Round.objects.create(match=match, index=0, seed="s", commitment="c", initial_position={},
+    rnd = Round.objects.create(match=match, index=0, server_seed="s", commitment="c", initial_position={},
                                final_position={"seats": [{"opened": "melds"}, {}, {}, {}]},
                                totals=[total, 500, 600, 700], penalties=[0, 0, 0, 0], scores=[total, 0, 0, 0],
                                finished=match.finished)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from .. import fairdeal
 from ..melds import MeldRules, classify
-from ..tiles import COLOURS, FALSE_JOKER, NUMBERS
+from ..tiles import FALSE_JOKER
 
 
 class Ruleset:
@@ -22,8 +23,8 @@ class Ruleset:
     ``seat_counts`` (seats a table may have), ``default_seats``, ``higher_wins`` (rami:
     the highest match total wins; okey: the lowest), ``has_discards`` and
     ``has_indicator`` (okey rulesets), ``option_keys`` (RULES.md §7 table options),
-    ``meld_rules`` (RULES.md §2), ``action_types`` (RULES.md §7), ``extra_tile`` and
-    ``tile_copies``/``extra_count`` (the set, RULES.md §1).
+    ``meld_rules`` (RULES.md §2), ``action_types`` (RULES.md §7), ``extra_tile`` (the
+    non-numbered tile of the set, RULES.md §1; the whole set is ``fairdeal.tile_set``).
     """
 
     id = ""
@@ -37,22 +38,16 @@ class Ruleset:
     meld_rules: MeldRules
     action_types: tuple[str, ...] = ()
     extra_tile = FALSE_JOKER
-    tile_copies = 2
-    extra_count = 2
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.id}>"
 
     # ----------------------------------------------------------------- facts
-    def tile_counts(self, players: int) -> tuple[int, str, int]:
-        """``(copies of each numbered tile, the extra tile, how many extras)`` for a
-        table of ``players`` seats (RULES.md §1)."""
-        return self.tile_copies, self.extra_tile, self.extra_count
-
     def full_set(self, players: int = 4) -> list[str]:
-        """Every physical tile of the set for ``players`` seats, in a fixed order (RULES.md §1)."""
-        copies, extra, count = self.tile_counts(players)
-        return [f"{c}{n}" for c in COLOURS for n in NUMBERS for _ in range(copies)] + [extra] * count
+        """Every physical tile of the set for ``players`` seats, in the order the deal
+        shuffles (RULES.md §1, D-1): :func:`games.engine.fairdeal.tile_set`, the one
+        definition of the set.  ValueError for a seat count the ruleset does not deal to."""
+        return fairdeal.tile_set(self.id, players)
 
     def better(self, new: int, old: int) -> bool:
         """True when match total ``new`` (points) beats ``old``: higher in rami, lower in okey."""
@@ -89,8 +84,10 @@ class Ruleset:
         return sorted(range(len(totals)), key=lambda s: (sign * teams[s % 2], s % 2, sign * totals[s], s))
 
     # ------------------------------------------------------------- playing
-    def deal(self, options: dict | None, seed: str, players: int = 4, first: int = 0) -> dict:
-        """A new round's position (RULES.md §1); ValueError on bad arguments."""
+    def deal(self, options: dict | None, deal_seed: str, players: int = 4, first: int = 0) -> dict:
+        """A new round's position (RULES.md §1), laid out by ``okeysite-shuffle-1`` from
+        ``deal_seed`` (64 lowercase hex: the round's HMAC of docs/fair-deals.md §3, made by
+        :func:`games.engine.fairdeal.deal_seed`); ValueError on bad arguments."""
         raise NotImplementedError
 
     def step(self, position: dict, action: dict):

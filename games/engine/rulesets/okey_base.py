@@ -12,14 +12,14 @@ Positions are JSON-shaped dicts (RULES.md §7 plus the extra keys of docs/engine
 """
 from __future__ import annotations
 
-import random
 from functools import lru_cache
 
+from .. import fairdeal
 from ..actions import action_problem
 from ..errors import Refused
 from ..melds import Meld, MeldRules, can_grow, classify, extensions, tile_face
 from ..step import Step
-from ..tiles import FALSE_JOKER, okey_of, split_wild
+from ..tiles import okey_of, split_wild
 from .base import Ruleset
 from .okey_queries import OkeyQueries
 from .okey_table import OkeyTableActions
@@ -42,9 +42,11 @@ class OkeyRuleset(OkeyTableActions, OkeyQueries, Ruleset):
     take_then: tuple[str, ...] = ("open", "meld", "add")
 
     # ------------------------------------------------------------------ setup
-    def deal(self, options: dict | None, seed: str, players: int = 4, first: int = 0) -> dict:
-        """A new round's position, dealt from ``random.Random(seed)`` (RULES.md §1, D-2).
+    def deal(self, options: dict | None, deal_seed: str, players: int = 4, first: int = 0) -> dict:
+        """A new round's position laid out by ``okeysite-shuffle-1`` from ``deal_seed``
+        (docs/fair-deals.md §4-§5; RULES.md §1, D-2).
 
+        ``deal_seed``: 64 lowercase hex, from :func:`games.engine.fairdeal.deal_seed`;
         ``players``: 2..4 seats; ``first``: the seat that gets 15 tiles, is ``turn``
         and starts in phase ``play`` (it skips the draw).  The indicator is the
         first pile tile that is not ``F`` (D-2: redraw); it leaves play.
@@ -57,22 +59,12 @@ class OkeyRuleset(OkeyTableActions, OkeyQueries, Ruleset):
             raise ValueError("first must be a seat")
         if options.get("teams") and players != 4:
             raise ValueError("team play needs 4 players")
-        tiles = self.full_set(players)
-        random.Random(seed).shuffle(tiles)
-        racks: list[list[str]] = [[] for _ in range(players)]
-        pos = 0
-        for k in range(players):
-            s = (first + k) % players
-            count = 15 if s == first else 14
-            racks[s] = tiles[pos:pos + count]
-            pos += count
-        pile = tiles[pos:]
-        i = next(j for j, t in enumerate(pile) if t != FALSE_JOKER)
+        dealt = fairdeal.layout(self.id, players, first, deal_seed)
         return {
             "ruleset": self.id, "options": options, "players": players, "first": first,
-            "indicator": pile[i], "turn": first, "phase": "play", "pile": pile[:i] + pile[i + 1:],
+            "indicator": dealt["indicator"], "turn": first, "phase": "play", "pile": dealt["pile"],
             "discards": [[] for _ in range(players)],
-            "seats": [{"rack": r, "opened": "no", "penalty": 0} for r in racks],
+            "seats": [{"rack": r, "opened": "no", "penalty": 0} for r in dealt["racks"]],
             "table": [], "highest_opening": None, "turn_state": self.new_turn_state(),
             "last_action": None, "result": None,
         }

@@ -18,12 +18,11 @@ Position (RULES.md §7 for ``rami`` plus the keys of ``docs/engine-api.md``)::
 from __future__ import annotations
 
 import copy
-import random
 from collections import Counter
 from functools import lru_cache
 from typing import Iterator
 
-from .. import melds
+from .. import fairdeal, melds
 from ..actions import action_problem
 from ..errors import Refused
 from ..step import Step
@@ -85,10 +84,6 @@ class Rami(Ruleset):
     extra_tile = JOKER
     initial_threshold = THRESHOLD
 
-    def tile_counts(self, players: int) -> tuple[int, str, int]:
-        """106 tiles for 2-4 players; the 160-tile set (three copies, four jokers) for 5-6 (D-1)."""
-        return (3, JOKER, 4) if players >= 5 else (2, JOKER, 2)
-
     # --- options and match -----------------------------------------------------------
     def normalize_options(self, options: dict | None) -> dict:
         """Fill the defaults of RULES.md §7 into ``rami`` table options.
@@ -134,26 +129,26 @@ class Rami(Ruleset):
         return rounds_played >= self.match_length(options, players)
 
     # --- deal ------------------------------------------------------------------------
-    def deal(self, options: dict | None, seed: str, players: int = 4, first: int = 0) -> dict:
-        """A new round: the set shuffled with ``random.Random(seed)``, 14 tiles to each seat,
-        the rest as the pile; seat ``first`` moves first.
+    def deal(self, options: dict | None, deal_seed: str, players: int = 4, first: int = 0) -> dict:
+        """A new round laid out by ``okeysite-shuffle-1`` (docs/fair-deals.md §4-§5): the set
+        shuffled with ``deal_seed``, 14 tiles to each seat from seat 0, the rest as the pile;
+        seat ``first`` moves first.
 
-        ``options`` (see :meth:`normalize_options`), ``seed`` (str or int), ``players``
-        2-6 (106 tiles up to 4, the 160-tile set for 5-6, D-1), ``first`` a seat.
-        Returns a position (module docstring).  Raises ValueError on bad arguments.
+        ``options`` (see :meth:`normalize_options`), ``deal_seed`` (64 lowercase hex, from
+        :func:`games.engine.fairdeal.deal_seed`), ``players`` 2-6 (106 tiles up to 4, the
+        160-tile set for 5-6, D-1), ``first`` a seat.  Returns a position (module
+        docstring).  Raises ValueError on bad arguments.
         """
         if players not in self.seat_counts:
             raise ValueError("rami is played by 2 to 6 players")
         if type(first) is not int or not 0 <= first < players:
             raise ValueError("first must be a seat")
         options = self.normalize_options(options)
-        tiles = self.full_set(players)
-        random.Random(seed).shuffle(tiles)
-        seats = [{"rack": tiles[i * HAND_SIZE:(i + 1) * HAND_SIZE], "opened": "no", "penalty": 0}
-                 for i in range(players)]
+        dealt = fairdeal.layout(self.id, players, first, deal_seed)
+        seats = [{"rack": rack, "opened": "no", "penalty": 0} for rack in dealt["racks"]]
         return {
             "ruleset": self.id, "options": options, "players": players, "turn": first,
-            "pile": tiles[players * HAND_SIZE:], "seats": seats, "table": [],
+            "pile": dealt["pile"], "seats": seats, "table": [],
             "turn_state": {"passes": 0}, "last_action": None, "result": None,
         }
 

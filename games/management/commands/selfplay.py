@@ -8,7 +8,10 @@ confidence interval, the opening rate, the penalty rate (share of seat-rounds
 with an in-round penalty) and decision CPU-time percentiles.  Progress goes to
 stderr as one updating line.  ``--options JSON`` passes table options to the
 ruleset (e.g. rami ``{"double_one_turn": true}``, RULES.md §5); they are checked
-before the first round.
+before the first round.  ``--records FILE`` also writes every round as a game record
+(docs/game-record.md), one per line (JSON Lines), that
+``python3 games/engine/fairdeal.py FILE`` verifies: each round is dealt by
+``okeysite-shuffle-1`` from the server seed ``fairdeal.seed_from_text('<seed>-<i>')``.
 """
 from __future__ import annotations
 
@@ -18,9 +21,10 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from games.bots import LEVELS
-from games.bots.selfplay import aggregate, play_round, seatings
+from games.bots.selfplay import aggregate, play_round, seatings, text_deal_seed
 from games.engine import api
 from games.engine.api import RULESETS
+from games.records import selfplay_record
 
 
 class Command(BaseCommand):
@@ -39,6 +43,8 @@ class Command(BaseCommand):
         parser.add_argument("--no-check", action="store_true", help="skip the invariant checks (faster)")
         parser.add_argument("--options", default="{}",
                             help='ruleset table options as JSON, e.g. \'{"double_one_turn": true}\' (rami)')
+        parser.add_argument("--records", metavar="FILE",
+                            help="also write each round as an okeysite-record-1 game record, one per line")
 
     def handle(self, *args, **opts):
         levels = [s.strip() for s in opts["seats"].split(",") if s.strip()]
@@ -56,9 +62,20 @@ class Command(BaseCommand):
         if opts["teams"]:
             options["teams"] = True
         try:
-            api.deal(ruleset, options, "options-check", players=len(levels))
+            api.deal(ruleset, options, text_deal_seed("options-check", len(levels))[1], players=len(levels))
         except ValueError as exc:
             raise CommandError(f"bad options for {ruleset}: {exc}") from None
+        records = self._open(opts["records"])
+        try:
+            results, illegal, broken = self._play(ruleset, levels, options, rounds, opts, records)
+        finally:
+            if records is not None:
+                records.close()
+        self._report(ruleset, levels, results, illegal, broken, shown)
+
+    def _play(self, ruleset, levels, options, rounds, opts, records):
+        """Play the rounds (writing each one's record to ``records`` when given).
+        Returns (results, illegal bot actions, invariant violations)."""
         results = []
         illegal = 0
         broken = 0
@@ -66,7 +83,11 @@ class Command(BaseCommand):
         orders = seatings(levels) if opts["mix_seats"] else [levels]
         for i in range(rounds):
             r = play_round(ruleset, f"{opts['seed']}-{i}", orders[i % len(orders)], options,
-                           first=i % len(levels), check=not opts["no_check"])
+                           first=i % len(levels), check=not opts["no_check"], record=records is not None)
+            if records is not None:
+                records.write(json.dumps(selfplay_record(r, ruleset, options), ensure_ascii=False,
+                                         separators=(",", ":")) + "\n")
+                r.initial = r.moves = r.final = None  # written: the aggregate needs none of it
             results.append(r)
             illegal += len(r.illegal)
             broken += len(r.violations)
@@ -77,7 +98,16 @@ class Command(BaseCommand):
                                   f"{time.perf_counter() - start:6.1f}s violations {broken}", ending="")
                 self.stderr.flush()
         self.stderr.write("")
-        self._report(ruleset, levels, results, illegal, broken, shown)
+        return results, illegal, broken
+
+    def _open(self, path):
+        """The --records output file (text, UTF-8), or None without --records."""
+        if not path:
+            return None
+        try:
+            return open(path, "w", encoding="utf-8")
+        except OSError as exc:
+            raise CommandError(f"cannot write {path}: {exc}") from None
 
     def _report(self, ruleset, levels, results, illegal, broken, options=None):
         """Print the per-level table; ``options``: the ``--options`` given (shown in the header)."""

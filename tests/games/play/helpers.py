@@ -5,8 +5,8 @@ from datetime import timedelta
 from django.utils import timezone
 
 from games import tasks
-from games.engine import api
-from games.models import Game, Match, Round, seed_commitment
+from games.engine import api, fairdeal
+from games.models import Game, Round
 from games.play import tables
 from games.play.commit import TIMER_TASKS
 
@@ -29,23 +29,24 @@ def online_table(creator, *others, ruleset="okey51", options=None, **kwargs):
 
 
 def fixed_deal(table, seed="fixed"):
-    """Make the started match of `table` the one match seed `seed` deals (the deals and the
-    computers' choices are then the same on every run), keeping its first round's deadline.
-    Returns the game."""
+    """Deal the first round of `table`'s started match again from the server seed
+    `fairdeal.seed_from_text(seed)` (round number, table id and client seeds as the site
+    deals them, so the round still verifies), keeping its deadline; the computers' choices
+    derive from the server seed too. Returns the game."""
     game = game_of(table)
-    Match.objects.filter(pk=game.match_id).update(seed=seed)
-    match = Match.objects.get(pk=game.match_id)
-    round_seed = match.round_seed(0)
-    position = api.ruleset(table.ruleset).deal(table.options, round_seed, table.players, 0)
-    Round.objects.filter(pk=game.round_id).update(seed=round_seed, commitment=seed_commitment(round_seed),
-                                                  initial_position=position)
+    rnd = game.round
+    server_seed = fairdeal.seed_from_text(seed)
+    deal_seed = fairdeal.deal_seed(server_seed, rnd.number, str(table.pk), rnd.client_seeds)
+    position = api.ruleset(table.ruleset).deal(table.options, deal_seed, table.players, rnd.first)
+    Round.objects.filter(pk=rnd.pk).update(server_seed=server_seed, commitment=fairdeal.commitment(server_seed),
+                                           initial_position=position)
     Game.objects.filter(pk=game.pk).update(position=position)
     return game_of(table)
 
 
 def solo_table(user, seed="fixed", **kwargs):
     """A solo okey51 table of `user` (options `kwargs.pop("options", {})`) dealt from the
-    match seed `seed` (`fixed_deal`). Returns the Table."""
+    text seed `seed` (`fixed_deal`). Returns the Table."""
     table = tables.create_table(user, "okey51", kwargs.pop("options", {}), mode="solo", **kwargs)
     fixed_deal(table, seed)
     return table

@@ -2,9 +2,10 @@
 the engine, and the fallback taken from the engine's legal actions."""
 import pytest
 
-from games.engine import api
+from games.engine import api, fairdeal
 from games.models import Move
 from games.play import computer
+from tests.deals import text_deal
 from tests.games.play.test_penalty_events import OKEY51
 
 
@@ -36,11 +37,11 @@ def test_a_seat_without_a_legal_action_is_a_broken_position():
 @pytest.mark.parametrize("ruleset", list(api.RULESETS))
 def test_the_computer_plays_a_whole_turn_with_accepted_actions(ruleset):
     class Stored:  # the fields of a stored game that computer play reads
-        position = api.ruleset(ruleset).deal(None, f"turn-{ruleset}", 4, 0)
+        position = text_deal(ruleset, f"turn-{ruleset}")
         version = 1
 
         class round:
-            seed = f"turn-{ruleset}"
+            server_seed = fairdeal.seed_from_text(f"turn-{ruleset}")
 
     class Seat:
         index = 0

@@ -1,11 +1,12 @@
 """Match flow (games.play.rounds) through whole matches: team standings (RULES.md §3,
-§6) and the match page of a team match."""
+§6), the match page of a team match, and a round committed before its deal and dealt
+from its seeds (docs/fair-deals.md §1, §3)."""
 import pytest
 from django.utils import translation
 
-from games.engine import api
-from games.models import Table
-from games.play import tables
+from games.engine import api, fairdeal
+from games.models import Game, Round, Table
+from games.play import rounds, tables
 from games.snapshot import snapshot
 from tests.games.play.helpers import play_out
 
@@ -37,3 +38,26 @@ def test_a_team_match_is_ranked_and_reported_by_team_totals(alice, client):
     translation.activate("en")
     page = client.get(f"/table/{table.pk}/match/").content.decode()
     assert "Team totals" in page and f'<td class="num">{teams[best]}</td>' in page
+
+
+def test_a_round_is_committed_before_it_is_dealt_and_dealt_from_its_seeds(alice, bob):
+    table = tables.create_table(alice, "okey51", {"rounds": 3}, mode="online")
+    tables.join_table(bob, table.pk, seat_index=2)
+    tables.start_match(alice, table.pk)
+    game = Game.objects.select_related("match", "round").get(table=table)
+    committed = rounds.open_round(table, game.match, 1)
+    assert committed.initial_position is None and committed.first == 1
+    assert committed.commitment == fairdeal.commitment(committed.server_seed)
+    assert rounds.open_round(table, game.match, 1) == committed  # one commitment per round
+    with pytest.raises(ValueError):  # a seed the normalisation refuses: nothing is dealt
+        rounds.deal_round(game, table, game.match, 1, {0: "tab\there"})
+    assert Round.objects.get(pk=committed.pk).initial_position is None
+    position = rounds.deal_round(game, table, game.match, 1, {0: "  Zoë ", 1: "computers send none", 2: "b"})
+    dealt = Round.objects.get(pk=committed.pk)
+    assert dealt.client_seeds == ["Zoë", "", "b", ""] and game.round == dealt  # canonical; computers ""
+    seed = fairdeal.deal_seed(committed.server_seed, 2, str(table.pk), dealt.client_seeds)
+    assert position == dealt.initial_position == api.deal("okey51", table.options, seed, 4, 1)
+    with pytest.raises(ValueError, match="already dealt"):
+        rounds.deal_round(game, table, game.match, 1)
+    with pytest.raises(ValueError, match="seat"):
+        rounds.client_seeds_for(table, {4: "x"})

@@ -5,7 +5,7 @@ import hashlib
 import pytest
 from django.utils import timezone
 
-from games.engine import api
+from games.engine import api, fairdeal
 from games.errors import TableError
 from games.models import Game, Match, Seat, Table
 from games.play import tables
@@ -26,11 +26,12 @@ def test_it_creates_a_solo_table_with_three_computers_and_deals(alice):
     assert game.deadline_kind == Game.Deadline.MOVE
     assert 29 <= (game.deadline - timezone.now()).total_seconds() <= 30
     rnd = game.round
-    assert rnd.commitment == hashlib.sha256(rnd.seed.encode()).hexdigest()
-    assert rnd.seed == hashlib.sha256(f"{game.match.seed}:0".encode()).hexdigest()
-    assert game.match.seed not in rnd.seed  # revealing a round's seed must not reveal the next deals
-    # the deal is reproducible from the seed (verifiable deals)
-    assert api.ruleset("okey51").deal(table.options, rnd.seed, 4, 0) == rnd.initial_position == game.position
+    assert rnd.algorithm == fairdeal.ALGORITHM and len(rnd.server_seed) == 64
+    assert rnd.commitment == hashlib.sha256(rnd.server_seed.encode("ascii")).hexdigest()
+    assert rnd.client_seeds == ["", "", "", ""]
+    # the deal is reproducible from the seeds (docs/fair-deals.md §3): round 1 of this table
+    deal_seed = fairdeal.deal_seed(rnd.server_seed, 1, str(table.pk), rnd.client_seeds)
+    assert api.ruleset("okey51").deal(table.options, deal_seed, 4, 0) == rnd.initial_position == game.position
 
 
 @pytest.mark.parametrize("options, mode, move_time", [

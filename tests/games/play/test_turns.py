@@ -12,7 +12,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games import tasks
-from games.engine import api
+from games.engine import api, fairdeal
 from games.models import Game, Match, Move, Round, Seat, Table
 from games.play import tables, turns
 from tests.games.play.helpers import game_of, online_table, play_out, solo_table
@@ -158,7 +158,8 @@ def test_a_whole_match_is_played_stored_and_replays_from_the_log(alice):
         assert rnd.is_over and len(rnd.scores) == len(rnd.penalties) == len(rnd.totals) == 4
         assert rnd.totals == [s + p for s, p in zip(rnd.scores, rnd.penalties)]
         # deterministic replay: the stored moves rebuild the stored final position
-        position = api.ruleset("okey51").deal(table.options, rnd.seed, 4, rnd.first)
+        deal_seed = fairdeal.deal_seed(rnd.server_seed, rnd.index + 1, str(table.pk), rnd.client_seeds)
+        position = api.ruleset("okey51").deal(table.options, deal_seed, 4, rnd.first)
         assert position == rnd.initial_position
         moves = list(Move.objects.filter(round=rnd).order_by("number"))
         replayed = api.replay(position, [m.action for m in moves])
@@ -226,7 +227,7 @@ def test_verify_round_checks_a_played_round(alice):
     Seat.objects.filter(table=table, index=0).update(autoplay=True)
     game = play_out(table)
     call_command("verify_round", game.round.pk)
-    Round.objects.filter(pk=game.round.pk).update(seed=game.round.seed + "x")
+    Round.objects.filter(pk=game.round.pk).update(server_seed=fairdeal.server_seed())
     with pytest.raises(CommandError):
         call_command("verify_round", game.round.pk)
 

@@ -96,6 +96,11 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 if os.environ.get("SECURE_PROXY_SSL_HEADER"):  # "X-Forwarded-Proto: https" as the proxy sets it
     _header, _colon, _value = os.environ["SECURE_PROXY_SSL_HEADER"].partition(":")
     SECURE_PROXY_SSL_HEADER = ("HTTP_" + _header.strip().upper().replace("-", "_"), _value.strip())
+# A table socket lives no longer than its login session (accounts.session_sockets): logout
+# and password changes close it at once; expiry is checked on this timer (seconds) and on a
+# received frame once the last check is OKEY_SESSION_RECHECK seconds old.
+OKEY_SESSION_CHECK_INTERVAL = env_float("OKEY_SESSION_CHECK_INTERVAL", 60.0)
+OKEY_SESSION_RECHECK = env_float("OKEY_SESSION_RECHECK", 15.0)
 # Proxies in front of daphne that append to X-Forwarded-For: the login limits key on the
 # address before them (0: the socket's peer address, right when nothing is in front).
 ALLAUTH_TRUSTED_PROXY_COUNT = int(env_float("OKEY_TRUSTED_PROXY_COUNT", 0))

@@ -14,7 +14,10 @@ login takes back what its own attempt counted, so an owner's logins never add up
 """
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core.internal import ratelimit
+from django import forms
 from django.contrib.sites.shortcuts import get_current_site
+
+from accounts.display_names import COMPUTER_NAME_MESSAGE, reads_as_computer
 
 APP = "allauth.account"
 ACCOUNT_ACTION = "login_failed_account"
@@ -32,7 +35,17 @@ class _Usages:
 
 
 class AccountAdapter(DefaultAccountAdapter):
-    """allauth's adapter with the failed-login limits above (settings.ACCOUNT_ADAPTER)."""
+    """allauth's adapter with the failed-login limits above (settings.ACCOUNT_ADAPTER), and
+    no user name that reads as a computer's label (a name shown at the tables when the
+    player sets no display name)."""
+
+    def clean_username(self, username, shallow=False):
+        """allauth's checks, then refuse a name like "Computer 2" (`accounts.display_names`).
+        Raises forms.ValidationError."""
+        username = super().clean_username(username, shallow=shallow)
+        if reads_as_computer(username):
+            raise forms.ValidationError(COMPUTER_NAME_MESSAGE)
+        return username
 
     def _login(self, credentials):
         return (credentials.get("email") or credentials.get("username") or "").strip().lower()

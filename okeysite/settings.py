@@ -101,6 +101,9 @@ if os.environ.get("SECURE_PROXY_SSL_HEADER"):  # "X-Forwarded-Proto: https" as t
 # received frame once the last check is OKEY_SESSION_RECHECK seconds old.
 OKEY_SESSION_CHECK_INTERVAL = env_float("OKEY_SESSION_CHECK_INTERVAL", 60.0)
 OKEY_SESSION_RECHECK = env_float("OKEY_SESSION_RECHECK", 15.0)
+# Abuse limits: tables one user may have open or playing at once, and create in an hour.
+OKEY_MAX_ACTIVE_TABLES = int(env_float("OKEY_MAX_ACTIVE_TABLES", 8))
+OKEY_TABLES_PER_HOUR = int(env_float("OKEY_TABLES_PER_HOUR", 40))
 # Proxies in front of daphne that append to X-Forwarded-For: the login limits key on the
 # address before them (0: the socket's peer address, right when nothing is in front).
 ALLAUTH_TRUSTED_PROXY_COUNT = int(env_float("OKEY_TRUSTED_PROXY_COUNT", 0))

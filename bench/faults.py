@@ -54,6 +54,13 @@ def commands(args, workdir, ports):
 EXCEPTION = re.compile(r"^(\w+(?:\.\w+)*(?:Error|Exception|Exit)):", re.M)
 
 
+# What a broker or database outage makes every process log while it reconnects: counted,
+# not named. Anything else (an AttributeError, "Unrecoverable error") is named in the report.
+EXPECTED = {"ConnectionRefusedError", "ConnectionResetError", "redis.exceptions.ConnectionError",
+            "kombu.exceptions.OperationalError", "IndexError", "celery.beat.SchedulingError",
+            "django.db.utils.OperationalError", "psycopg.OperationalError", "redis.exceptions.TimeoutError"}
+
+
 class Logs:
     """How far each process's log was read, to report what a fault made them log."""
 
@@ -65,14 +72,16 @@ class Logs:
         self.offsets = {label: len(self.stack.log_text(label)) for label in self.stack.procs}
 
     def since_mark(self):
+        """{label: (tracebacks logged, sorted names of unexpected exceptions)} since `mark()`."""
         found = {}
         for label in self.stack.procs:
             text = self.stack.log_text(label)[self.offsets.get(label, 0):]
-            names = EXCEPTION.findall(text)
+            names = set(EXCEPTION.findall(text)) - EXPECTED
             if "Unrecoverable error" in text:
-                names.append("Unrecoverable error")
-            if names:
-                found[label] = sorted(set(names))
+                names.add("Unrecoverable error")
+            tracebacks = text.count("Traceback (most recent call last)")
+            if tracebacks or names:
+                found[label] = (tracebacks, sorted(names))
         return found
 
 
@@ -162,7 +171,8 @@ def report(args, workdir, redis, pg, ports, stack, Monitor, Players, make_tables
     print(f"topology {args.topology}: 2 daphne, {args.workers if args.topology == 'deploy' else 1} worker(s), "
           f"{'beat process' if args.topology == 'deploy' else 'beat inside the worker (-B)'}; {args.tables} tables; "
           f"observed {args.observe:.0f} s after each fault; down {args.down:.0f} s")
-    print(f"{'fault':<22} {'max overdue s':>13}  {'processes died':<16} {'frozen':>6}  errors logged")
+    print(f"{'fault':<22} {'max overdue s':>13}  {'processes died':<16} {'frozen':>6}  "
+          "tracebacks logged (unexpected exceptions)")
     for row in results:
         print(_line(row))
     totals = players.totals()
@@ -174,7 +184,8 @@ def report(args, workdir, redis, pg, ports, stack, Monitor, Players, make_tables
 
 
 def _line(row):
-    errors = "; ".join(f"{k}: {', '.join(v)}" for k, v in row["errors"].items()) or "-"
+    errors = ", ".join(f"{label} {count}" + (f" ({'; '.join(names)})" if names else "")
+                       for label, (count, names) in row["errors"].items()) or "-"
     return f"{row['fault']:<22} {row['late']:>13.1f}  {','.join(row['died']) or '-':<16} {row['frozen']:>6}  {errors}"
 
 

@@ -85,11 +85,12 @@ class Logs:
         return found
 
 
-def run_fault(name, do, stack, monitor, logs, observe):
+def run_fault(name, do, stack, monitor, logs, observe, players):
     """Run one fault: `do()` returns the epoch time the service was back. Returns a result dict."""
     pids = {label: stack.pid(label) for label in stack.procs}
     logs.mark()
     back = do()
+    acks = players.totals()["acks"]
     time.sleep(observe)
     died = [label for label in stack.procs if not stack.alive(label) or stack.pid(label) != pids[label]]
     died = [label for label in died if label not in name.split()[-1:]]  # the killed process is expected
@@ -97,7 +98,8 @@ def run_fault(name, do, stack, monitor, logs, observe):
         if not stack.alive(label):
             stack.restart(label)
     return {"fault": name, "late": monitor.lateness(back, back + observe), "died": died,
-            "frozen": len(monitor.frozen(back + 3.0)), "errors": logs.since_mark()}
+            "frozen": len(monitor.frozen(back + 3.0)), "moves": players.totals()["acks"] - acks,
+            "errors": logs.since_mark()}
 
 
 def main(argv=None):
@@ -138,7 +140,7 @@ def report(args, workdir, redis, pg, ports, stack, Monitor, Players, make_tables
     start = time.time()
     time.sleep(OBSERVE_FIRST)
     results = [{"fault": "none (normal play)", "late": monitor.lateness(start + 2, time.time()), "died": [],
-                "frozen": len(monitor.frozen(start + 2)), "errors": {}}]
+                "frozen": len(monitor.frozen(start + 2)), "moves": players.totals()["acks"], "errors": {}}]
 
     def kill(label):
         def do():
@@ -163,7 +165,7 @@ def report(args, workdir, redis, pg, ports, stack, Monitor, Players, make_tables
     if "postgres" in kinds:
         faults.append(("postgres restart", lambda: pg.restart(args.down) and time.time()))
     for name, do in faults:
-        results.append(run_fault(name, do, stack, monitor, logs, args.observe))
+        results.append(run_fault(name, do, stack, monitor, logs, args.observe, players))
         print(_line(results[-1]), flush=True)
     players.stop()
     monitor.stop()
@@ -171,7 +173,7 @@ def report(args, workdir, redis, pg, ports, stack, Monitor, Players, make_tables
     print(f"topology {args.topology}: 2 daphne, {args.workers if args.topology == 'deploy' else 1} worker(s), "
           f"{'beat process' if args.topology == 'deploy' else 'beat inside the worker (-B)'}; {args.tables} tables; "
           f"observed {args.observe:.0f} s after each fault; down {args.down:.0f} s")
-    print(f"{'fault':<22} {'max overdue s':>13}  {'processes died':<16} {'frozen':>6}  "
+    print(f"{'fault':<22} {'max overdue s':>13}  {'processes died':<16} {'frozen':>6} {'moves':>5}  "
           "tracebacks logged (unexpected exceptions)")
     for row in results:
         print(_line(row))
@@ -186,7 +188,8 @@ def report(args, workdir, redis, pg, ports, stack, Monitor, Players, make_tables
 def _line(row):
     errors = ", ".join(f"{label} {count}" + (f" ({'; '.join(names)})" if names else "")
                        for label, (count, names) in row["errors"].items()) or "-"
-    return f"{row['fault']:<22} {row['late']:>13.1f}  {','.join(row['died']) or '-':<16} {row['frozen']:>6}  {errors}"
+    return (f"{row['fault']:<22} {row['late']:>13.1f}  {','.join(row['died']) or '-':<16} {row['frozen']:>6} "
+            f"{row['moves']:>5}  {errors}")
 
 
 if __name__ == "__main__":

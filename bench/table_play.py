@@ -169,11 +169,10 @@ class Monitor:
         return sum(v for v, _d in self.samples[-1][1].values()) if self.samples else 0
 
     def frozen(self, since):
-        """Game ids whose version did not move in any sample since `since` (epoch seconds)."""
-        seen = {}
-        for at, games in self.samples:
-            if at < since:
-                continue
-            for pk, (version, _d) in games.items():
-                seen.setdefault(pk, set()).add(version)
-        return sorted(pk for pk, versions in seen.items() if len(versions) == 1)
+        """Game ids still running at the last sample whose version did not move in any
+        sample since `since` (epoch seconds)."""
+        window = [games for at, games in self.samples if at >= since]
+        if len(window) < 2:
+            return []
+        return sorted(pk for pk, (version, _d) in window[-1].items()
+                      if all(games.get(pk, (version,))[0] == version for games in window))

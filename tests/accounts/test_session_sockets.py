@@ -1,7 +1,6 @@
 """A table socket lives no longer than its login session: logout, a password change (other
 sessions), a password reset and the session's expiry close it with code 4401, through real
 logins, real sessions, the real channel layer and the site's ASGI stack."""
-import json
 import re
 from datetime import timedelta
 

@@ -2,9 +2,11 @@
 
 Defaults are the *embedded* mode: SQLite file `db.sqlite3`, the in-memory channel
 layer and a Celery worker inside the daphne process (memory broker). Setting
-`REDIS_URL` switches the channel layer and the Celery broker to Redis (then run
-separate `daphne` and `celery -A okeysite worker -B` processes); `DATABASE_URL`
-selects the database (e.g. `postgres://postgres@127.0.0.1:5432/okeysite`).
+`REDIS_URL` switches the channel layer, the Celery broker and the cache to Redis (then
+run separate `daphne`, `celery -A okeysite worker` and one `celery -A okeysite beat`
+process: deploy/supervisord.conf); `DATABASE_URL` selects the database (e.g.
+`postgres://postgres@127.0.0.1:5432/okeysite`). Production (REDIS_URL set, DEBUG off)
+needs SECRET_KEY, and every `check --deploy` warning has its variable (README "Production").
 """
 import os
 import secrets

@@ -98,7 +98,7 @@ def run_fault(name, do, stack, monitor, logs, observe, players):
         if not stack.alive(label):
             stack.restart(label)
     return {"fault": name, "late": monitor.lateness(back, back + observe), "died": died,
-            "frozen": len(monitor.frozen(back + 3.0)), "moves": players.totals()["acks"] - acks,
+            "frozen": monitor.frozen(back + 3.0), "moves": players.totals()["acks"] - acks,
             "errors": logs.since_mark()}
 
 
@@ -140,7 +140,7 @@ def report(args, workdir, redis, pg, ports, stack, Monitor, Players, make_tables
     start = time.time()
     time.sleep(OBSERVE_FIRST)
     results = [{"fault": "none (normal play)", "late": monitor.lateness(start + 2, time.time()), "died": [],
-                "frozen": len(monitor.frozen(start + 2)), "moves": players.totals()["acks"], "errors": {}}]
+                "frozen": monitor.frozen(start + 2), "moves": players.totals()["acks"], "errors": {}}]
 
     def kill(label):
         def do():
@@ -188,7 +188,8 @@ def report(args, workdir, redis, pg, ports, stack, Monitor, Players, make_tables
 def _line(row):
     errors = ", ".join(f"{label} {count}" + (f" ({'; '.join(names)})" if names else "")
                        for label, (count, names) in row["errors"].items()) or "-"
-    return (f"{row['fault']:<22} {row['late']:>13.1f}  {','.join(row['died']) or '-':<16} {row['frozen']:>6} "
+    frozen = f"{len(row['frozen'])}" + (f" ({','.join(row['frozen'])})" if row["frozen"] else "")
+    return (f"{row['fault']:<22} {row['late']:>13.1f}  {','.join(row['died']) or '-':<16} {frozen:>6} "
             f"{row['moves']:>5}  {errors}")
 
 

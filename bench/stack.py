@@ -182,9 +182,8 @@ def beat(schedule):
 
 
 def migrate(env):
-    """`manage.py migrate` (and the cache table) with `env`. Raises CalledProcessError."""
+    """`manage.py migrate` with `env`. Raises CalledProcessError."""
     subprocess.run([PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
-    subprocess.run([PYTHON, "manage.py", "createcachetable"], cwd=ROOT, env=env, check=True)
 
 
 class Stack:

@@ -130,7 +130,7 @@ class Monitor:
 
     def __init__(self, interval=0.2):
         self.interval = interval
-        self.samples = []  # (epoch seconds, {game id: (version, deadline epoch seconds)})
+        self.samples = []  # (epoch seconds, {game id: (version, deadline epoch seconds, deadline kind)})
         self.db_errors = 0
         self.stopped = False
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -141,8 +141,8 @@ class Monitor:
         while not self.stopped:
             try:
                 rows = (Game.objects.filter(table__status=Table.Status.PLAYING, deadline__isnull=False)
-                        .values_list("pk", "version", "deadline"))
-                self.samples.append((time.time(), {pk: (v, d.timestamp()) for pk, v, d in rows}))
+                        .values_list("pk", "version", "deadline", "deadline_kind"))
+                self.samples.append((time.time(), {pk: (v, d.timestamp(), k) for pk, v, d, k in rows}))
             except Exception:  # noqa: BLE001 - the database is down (a fault): sample again later
                 self.db_errors += 1
                 connection.close()
@@ -161,18 +161,19 @@ class Monitor:
         for at, games in self.samples:
             if at < since or (until is not None and at > until):
                 continue
-            for _version, deadline in games.values():
+            for _version, deadline, _kind in games.values():
                 worst = max(worst, at - max(deadline, since))
         return worst
 
     def versions(self):
-        return sum(v for v, _d in self.samples[-1][1].values()) if self.samples else 0
+        return sum(row[0] for row in self.samples[-1][1].values()) if self.samples else 0
 
     def frozen(self, since):
-        """Game ids still running at the last sample whose version did not move in any
-        sample since `since` (epoch seconds)."""
+        """The deadline kinds ("move": a human's turn, "bot", "next_round") of the games still
+        running at the last sample whose version did not move in any sample since `since`
+        (epoch seconds); a sorted list, one item per game."""
         window = [games for at, games in self.samples if at >= since]
         if len(window) < 2:
             return []
-        return sorted(pk for pk, (version, _d) in window[-1].items()
+        return sorted(kind for pk, (version, _d, kind) in window[-1].items()
                       if all(games.get(pk, (version,))[0] == version for games in window))

@@ -192,7 +192,10 @@ else:
 
 # --- celery -------------------------------------------------------------------
 CELERY_BROKER_URL = REDIS_URL or "memory://"
-CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.1} if EMBEDDED else {"visibility_timeout": 3600}
+# Bounded socket waits: a Redis that stops answering (rather than refusing) fails a publish or
+# the worker's connection within seconds instead of hanging it on the OS's TCP timeout.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.1} if EMBEDDED else {
+    "visibility_timeout": 3600, "socket_connect_timeout": 3, "socket_timeout": 10}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 # Tasks are idempotent by (game, version), so redelivery after a lost worker is safe.
@@ -271,7 +274,8 @@ if EMBEDDED:
                           "LOCATION": BASE_DIR / "var" / "cache"}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                          "KEY_PREFIX": os.environ.get("OKEY_CHANNEL_PREFIX", "okeysite")}}
+                          "KEY_PREFIX": os.environ.get("OKEY_CHANNEL_PREFIX", "okeysite"),
+                          "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2}}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -3,12 +3,18 @@ moderation actions (close a table, void a match) and the table chat (`games.chat
 
 Games change only through `games.play`: every field that is game state is read-only
 here, so a staff member cannot move a game on (or break it) by editing a form.
+
+What no player may see while a round is played — the racks and the pile's order (the
+game's position, the round's initial position) and the server seed that deals them — is
+hidden here too (`games.admin_reveal`):
+a staff member who needs it asks for it with a reason, and the reveal is logged.
 """
 from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from games.admin_reveal import HidesRunningState
 from games.chat import admin as chat_admin  # noqa: F401 - registers the chat's admin pages
 from games.models import Game, Match, Move, Round, Seat, Table
 from games.moderation import admin_actions
@@ -52,27 +58,31 @@ class MatchAdmin(LookOnly, admin.ModelAdmin):
 
 
 @admin.register(Round)
-class RoundAdmin(LookOnly, admin.ModelAdmin):
+class RoundAdmin(HidesRunningState, LookOnly, admin.ModelAdmin):
     list_display = ("id", "match", "index", "algorithm", "commitment", "scores", "totals", "finished")
-    exclude = ("server_seed",)
+    # the server seed deals the round: secret until the round is over, for staff too unless
+    # they reveal it (logged); docs/fair-deals.md
+    secret_fields = ("server_seed", "initial_position", "final_position")
 
-    def get_readonly_fields(self, request, obj=None):
-        # the server seed stays secret until the round is over, for staff too (docs/fair-deals.md §1)
-        return [name if name != "server_seed" else "revealed_server_seed"
-                for name in super().get_readonly_fields(request, obj)]
-
-    @admin.display(description=_("server seed"))
-    def revealed_server_seed(self, rnd):
-        return rnd.revealed_server_seed or _("secret until the round is over")
+    def state_is_secret(self, rnd):
+        return not rnd.is_over and rnd.match.table.status in (Table.Status.OPEN, Table.Status.PLAYING)
 
 
 @admin.register(Game)
-class GameAdmin(LookOnly, admin.ModelAdmin):
+class GameAdmin(HidesRunningState, LookOnly, admin.ModelAdmin):
     list_display = ("id", "table", "version", "turn", "deadline_kind", "deadline")
+    secret_fields = ("position",)
+
+    def state_is_secret(self, game):
+        running = game.round is not None and not game.round.is_over
+        return running and game.table.status == Table.Status.PLAYING
 
 
 @admin.register(Move)
 class MoveAdmin(LookOnly, admin.ModelAdmin):
+    """The move log holds only what was played at the table (a draw names no tile), so
+    nothing here is hidden; its round's page hides that round's seed and deal."""
+
     list_display = ("id", "round", "number", "seat", "actor", "result", "version", "created")
     list_filter = ("actor", "result")
 

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.utils import translation
 
 from accounts.moderation import KICK_CLOSE_CODE, active_suspension, suspension_message, user_group
+from accounts.session_sockets import SessionSocketMixin
 from games.chat import service as chat
 from games.errors import TableError, error_message
 from games.play import presence, turns
@@ -50,14 +51,15 @@ def _dumps(frame):
     return json.dumps(frame, separators=(",", ":"))
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(SessionSocketMixin, AsyncWebsocketConsumer):
     """`/ws/table/<id>/`: one player's (or spectator's) live connection to a table.
 
     Client frames: `action` {id, version, action}, `sync`, `resume` (take the seat back
     from autoplay), `chat` {text}, `report` {user?, reason?}. Server frames: `snapshot`,
     `ack`, `error`, `round_end`, `chat_history` {lines}, `chat` {id, user, name, text, at},
     `chat_removed` {id}, `reported`. Any error leaves the connection usable. A suspended
-    user's sockets are closed with code 4403.
+    user's sockets are closed with code 4403, and those of a login session that ended
+    (logout, password change, expiry) with 4401 (`SessionSocketMixin`).
     """
 
     async def connect(self):

@@ -52,6 +52,7 @@ ERROR_MESSAGES = {
     "not_creator": _("Only the table's creator can do that."),
     "bad_options": _("Those table options are not valid."),
     "not_found": _("No such table."),
+    "too_many_tables": _("You have created too many tables: finish or close one, or wait an hour, first."),
 }
 
 

@@ -2,14 +2,19 @@
 
 Defaults are the *embedded* mode: SQLite file `db.sqlite3`, the in-memory channel
 layer and a Celery worker inside the daphne process (memory broker). Setting
-`REDIS_URL` switches the channel layer and the Celery broker to Redis (then run
-separate `daphne` and `celery -A okeysite worker -B` processes); `DATABASE_URL`
-selects the database (e.g. `postgres://postgres@127.0.0.1:5432/okeysite`).
+`REDIS_URL` switches the channel layer, the Celery broker and the cache to Redis (then
+run separate `daphne`, `celery -A okeysite worker` and one `celery -A okeysite beat`
+process: deploy/supervisord.conf); `DATABASE_URL` selects the database (e.g.
+`postgres://postgres@127.0.0.1:5432/okeysite`). Production (REDIS_URL set, DEBUG off)
+needs SECRET_KEY, and every `check --deploy` warning has its variable (README "Production").
 """
 import os
+import secrets
+import time
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -35,12 +40,75 @@ def env_float(name, default):
 
 
 DEBUG = env_bool("DEBUG", False)  # True only on request: a debug 404 lists every URL pattern
-SECRET_KEY = os.environ.get("SECRET_KEY", "insecure-dev-key-change-me-okeysite-embedded-mode")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")  # the test client's host is added by tests
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 EMBEDDED = not REDIS_URL
+
+# --- security -------------------------------------------------------------------
+# Production is the scaled set-up (REDIS_URL) without DEBUG, outside a test run: there the
+# secret key signs sessions, password-reset links and e-mail confirmations, so a key anyone
+# can read (a default in the repository) would let them forge all three. Production refuses
+# to start without SECRET_KEY; the embedded mode (`make run`), DEBUG and test runs use a key
+# generated once into var/secret_key (git-ignored, readable by its owner only).
+PRODUCTION = not EMBEDDED and not DEBUG and "PYTEST_VERSION" not in os.environ
+PUBLIC_KEYS = {"insecure-dev-key-change-me-okeysite-embedded-mode"}  # once the default: never again
+
+
+def local_secret_key(path):
+    """The key stored at `path` (a Path), created with 64 random bytes on first use (str).
+    Two processes starting at once agree: the file is created exclusively, the loser reads it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        for _attempt in range(50):  # the winner may not have written it yet
+            key = path.read_text().strip()
+            if key:
+                return key
+            time.sleep(0.02)
+        raise
+    key = secrets.token_urlsafe(64)
+    with os.fdopen(fd, "w") as out:
+        out.write(key)
+    return key
+
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "").strip()
+if SECRET_KEY in PUBLIC_KEYS:
+    raise ImproperlyConfigured("SECRET_KEY is a public value from the repository: set a secret one")
+if not SECRET_KEY:
+    if PRODUCTION:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set: production (REDIS_URL set, DEBUG off) needs a secret key of its own, "
+            "e.g. SECRET_KEY=$(python3 -c 'import secrets; print(secrets.token_urlsafe(64))'), "
+            "the same in every process")
+    SECRET_KEY = local_secret_key(BASE_DIR / "var" / "secret_key")
+
+# HTTPS behind a proxy: each `check --deploy` warning has its variable (README "Production").
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_REDIRECT_EXEMPT = env_list("SECURE_REDIRECT_EXEMPT", "")
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
+LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = int(env_float("SECURE_HSTS_SECONDS", 0))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+if os.environ.get("SECURE_PROXY_SSL_HEADER"):  # "X-Forwarded-Proto: https" as the proxy sets it
+    _header, _colon, _value = os.environ["SECURE_PROXY_SSL_HEADER"].partition(":")
+    SECURE_PROXY_SSL_HEADER = ("HTTP_" + _header.strip().upper().replace("-", "_"), _value.strip())
+# A table socket lives no longer than its login session (accounts.session_sockets): logout
+# and password changes close it at once; expiry is checked on this timer (seconds) and on a
+# received frame once the last check is OKEY_SESSION_RECHECK seconds old.
+OKEY_SESSION_CHECK_INTERVAL = env_float("OKEY_SESSION_CHECK_INTERVAL", 60.0)
+OKEY_SESSION_RECHECK = env_float("OKEY_SESSION_RECHECK", 15.0)
+# Abuse limits: tables one user may have open or playing at once, and create in an hour.
+OKEY_MAX_ACTIVE_TABLES = int(env_float("OKEY_MAX_ACTIVE_TABLES", 8))
+OKEY_TABLES_PER_HOUR = int(env_float("OKEY_TABLES_PER_HOUR", 40))
+# Proxies in front of daphne that append to X-Forwarded-For: the login limits key on the
+# address before them (0: the socket's peer address, right when nothing is in front).
+ALLAUTH_TRUSTED_PROXY_COUNT = int(env_float("OKEY_TRUSTED_PROXY_COUNT", 0))
 
 INSTALLED_APPS = [
     "daphne",
@@ -124,7 +192,10 @@ else:
 
 # --- celery -------------------------------------------------------------------
 CELERY_BROKER_URL = REDIS_URL or "memory://"
-CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.1} if EMBEDDED else {"visibility_timeout": 3600}
+# Bounded socket waits: a Redis that stops answering (rather than refusing) fails a publish or
+# the worker's connection within seconds instead of hanging it on the OS's TCP timeout.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.1} if EMBEDDED else {
+    "visibility_timeout": 3600, "socket_connect_timeout": 3, "socket_timeout": 10}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 # Tasks are idempotent by (game, version), so redelivery after a lost worker is safe.
@@ -133,8 +204,22 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # The ETA scheduler sleeps up to this long between checks (default 1 s): bot steps are 0.4 s.
 CELERY_WORKER_TIMER_PRECISION = 0.1
+# A lost broker (a Redis restart) is waited for, however long it takes, at start-up as later;
+# the timers it held are gone with it and the sweeper sends them again. The tasks running
+# when the connection drops are cancelled: their acks could not reach the broker anyway,
+# and each task does nothing once its game moved on.
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# The sweeper runs in its own `celery beat` process (deploy/supervisord.conf): a worker that
+# dies takes no sweeper with it. Every OKEY_SWEEP_INTERVAL seconds it sends again the timers
+# of deadlines more than 2 s overdue (games.play.turns.OVERDUE), so a lost timer costs a
+# table at most about 2 s + the interval. A sweep that waited longer than its interval in a
+# queue is dropped: the next one is already on its way.
+OKEY_SWEEP_INTERVAL = env_float("OKEY_SWEEP_INTERVAL", 2.0)
 CELERY_BEAT_SCHEDULE = {
-    "okey-sweep-deadlines": {"task": "games.tasks.sweep", "schedule": 15.0},
+    "okey-sweep-deadlines": {"task": "games.tasks.sweep", "schedule": OKEY_SWEEP_INTERVAL,
+                             "options": {"expires": max(OKEY_SWEEP_INTERVAL, 1.0)}},
 }
 
 # --- game timing knobs (seconds) -----------------------------------------------
@@ -145,7 +230,6 @@ OKEY_NEXT_ROUND_DELAY = env_float("OKEY_NEXT_ROUND_DELAY", 8.0)
 OKEY_DISCONNECT_GRACE = env_float("OKEY_DISCONNECT_GRACE", 5.0)
 OKEY_DEFAULT_MOVE_TIME = int(env_float("OKEY_DEFAULT_MOVE_TIME", 30))  # RULES.md §6, D-16
 OKEY_RULESETS = env_list("OKEY_RULESETS", "okey51,okey17,rami")  # offered in the lobby form (comma list)
-OKEY_SWEEP_INTERVAL = env_float("OKEY_SWEEP_INTERVAL", 15.0)
 OKEY_SERVE_STATIC = env_bool("OKEY_SERVE_STATIC", DEBUG or EMBEDDED)
 OKEY_WS_RATE = env_float("OKEY_WS_RATE", 10.0)  # frames per second allowed per socket
 OKEY_WS_BURST = env_float("OKEY_WS_BURST", 30.0)
@@ -175,12 +259,25 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 
 # Staff use allauth's multi-factor authentication (accounts.staff_security); the admin login is
-# allauth's, rate-limited: 5 failed logins a minute per IP, 5 per 5 minutes per account.
+# allauth's. Failed logins are limited by `accounts.login_limits.AccountAdapter`: per address
+# (login_failed, ip), per address and account (login_failed, key) and, across all addresses,
+# a short per-account cool-down (login_failed_account) that always ends within its minute:
+# an attacker locks out only their own attempts, never the owner's next login for long.
+ACCOUNT_ADAPTER = "accounts.login_limits.AccountAdapter"
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
 MFA_TOTP_ISSUER = "okeysite"
-ACCOUNT_RATE_LIMITS = {"login_failed": "5/m/ip,5/300s/key"}
-# Rate-limit counters live in the process's memory (each daphne process counts on its own).
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+ACCOUNT_RATE_LIMITS = {"login_failed": "30/m/ip,5/300s/key", "login_failed_account": "20/m/key"}
+
+# --- cache ----------------------------------------------------------------------
+# The login limits' counters, shared by every process: Redis in the scaled set-up, files
+# under var/cache otherwise (the embedded server is one process; nothing to create).
+if EMBEDDED:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                          "LOCATION": BASE_DIR / "var" / "cache"}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": os.environ.get("OKEY_CHANNEL_PREFIX", "okeysite"),
+                          "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2}}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

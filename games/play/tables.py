@@ -4,9 +4,12 @@ Refusals raise `TableError(code)` (a key of `games.errors.ERROR_MESSAGES`) and c
 nothing. The ruleset's facts (its seats, its options) come from `api.ruleset`.
 """
 import logging
+from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 
 from games.chat.service import system_line
 from games.engine import api
@@ -26,7 +29,10 @@ def create_table(user, ruleset="okey51", options=None, mode=Table.Mode.ONLINE, m
     "online": seats stay free until joined or filled at start), `move_time` (seconds per
     turn, 5-600, default settings.OKEY_DEFAULT_MOVE_TIME, D-16), `assisted` (bool),
     `bot_level` (the computers' level). The table has the ruleset's `default_seats`.
-    Returns the Table. Raises TableError("bad_options").
+    A user may have at most settings.OKEY_MAX_ACTIVE_TABLES tables open or playing and
+    create at most settings.OKEY_TABLES_PER_HOUR an hour (every solo table keeps the
+    worker busy with its computers).
+    Returns the Table. Raises TableError("bad_options" | "too_many_tables").
     """
     try:
         rules = api.ruleset(ruleset)
@@ -40,6 +46,7 @@ def create_table(user, ruleset="okey51", options=None, mode=Table.Mode.ONLINE, m
         raise TableError("bad_options")
     players = rules.default_seats
     with transaction.atomic():
+        _check_creation_limit(user)
         table = Table.objects.create(
             ruleset=ruleset, options=options, mode=mode, creator=user, players=players,
             move_time=move_time, assisted=bool(assisted), bot_level=bot_level,
@@ -56,6 +63,16 @@ def create_table(user, ruleset="okey51", options=None, mode=Table.Mode.ONLINE, m
                 return write.table
             write.lobby_changed()
     return table
+
+
+def _check_creation_limit(user):
+    # The user's row is locked so that two creations at once cannot both pass the count.
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    mine = Table.objects.filter(creator=user)
+    active = mine.filter(status__in=[Table.Status.OPEN, Table.Status.PLAYING]).count()
+    recent = mine.filter(created__gte=timezone.now() - timedelta(hours=1)).count()
+    if active >= settings.OKEY_MAX_ACTIVE_TABLES or recent >= settings.OKEY_TABLES_PER_HOUR:
+        raise TableError("too_many_tables")
 
 
 def _free_seat_order(table):

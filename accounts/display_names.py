@@ -1,0 +1,47 @@
+"""Names a player may not take: anything that reads as a computer's label.
+
+Computers are always labelled as such, with their level (PLAYERS.md complaint 2): "Computer 2
+· strong", "Ordinateur 2 · fort", "Ordenador 2 · fuerte", "Bilgisayar 2 · güçlü". A
+player named like that would pass for a computer (or a computer for them), so display
+names and user names that contain the word for "computer" in any of the site's languages —
+once case, accents, spacing, punctuation and look-alike digits (C0mputer, B1lgisayar) are
+set aside — or the words bot, cpu or robot, are refused.
+"""
+import re
+import unicodedata
+
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy as _
+
+COMPUTER_NAME_MESSAGE = _("This name reads like a computer player's (\"Computer 2 · strong\"): computers "
+                          "are labelled so that no one takes a player for one. Choose another name.")
+LOOK_ALIKES = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s",
+                             "ı": "i", "|": "l"})
+BOT_WORDS = {"bot", "bots", "cpu", "robot"}
+
+
+def _plain(text):
+    """Casefolded, without accents (ç -> c, ü -> u, ı -> i)."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).translate({ord("ı"): "i"})
+
+
+def computer_words():
+    """The word for a computer player in each of settings.LANGUAGES, plain (set of str)."""
+    words = set()
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            label = gettext("Computer %(number)s · %(level)s").split("%(number)s")[0]
+            words.update(_plain(word) for word in (label, gettext("computer")))
+    return {re.sub(r"[^a-z]", "", word) for word in words} - {""}
+
+
+def reads_as_computer(name):
+    """True when `name` (str) would read as a computer's label (see the module's doc)."""
+    plain = _plain(name or "")
+    letters = re.sub(r"[^a-z]", "", plain.translate(LOOK_ALIKES))
+    if any(word in letters for word in computer_words()):
+        return True
+    tokens = set(re.split(r"[^a-z]+", plain.translate(LOOK_ALIKES)))
+    return bool(tokens & BOT_WORDS)

@@ -1,0 +1,78 @@
+"""Failed-login limits that stop a password guesser without locking the account's owner out.
+
+allauth's own limit counts failures per account across every address and refuses even the
+right password once it is reached: anyone who knows an e-mail address can keep its owner
+out. Here a failed login counts (settings.ACCOUNT_RATE_LIMITS, in the shared cache):
+
+- `login_failed`, per address (`ip` rates) and per address *and* account (`key` rates):
+  the guesser's own address is refused, the owner on another device is not;
+- `login_failed_account`, per account across all addresses: a short cool-down for a
+  guesser spread over many addresses; its window is short, so it always ends quickly.
+
+A refused attempt counts nowhere (it never reaches the password check), and a successful
+login takes back what its own attempt counted, so an owner's logins never add up.
+"""
+from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core.internal import ratelimit
+from django import forms
+from django.contrib.sites.shortcuts import get_current_site
+
+from accounts.display_names import COMPUTER_NAME_MESSAGE, reads_as_computer
+
+APP = "allauth.account"
+ACCOUNT_ACTION = "login_failed_account"
+
+
+class _Usages:
+    """The counts one login attempt took, to take back together on success."""
+
+    def __init__(self, usages):
+        self.usages = usages
+
+    def rollback(self):
+        for usage in self.usages:
+            usage.rollback()
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    """allauth's adapter with the failed-login limits above (settings.ACCOUNT_ADAPTER), and
+    no user name that reads as a computer's label (a name shown at the tables when the
+    player sets no display name)."""
+
+    def clean_username(self, username, shallow=False):
+        """allauth's checks, then refuse a name like "Computer 2" (`accounts.display_names`).
+        Raises forms.ValidationError."""
+        username = super().clean_username(username, shallow=shallow)
+        if reads_as_computer(username):
+            raise forms.ValidationError(COMPUTER_NAME_MESSAGE)
+        return username
+
+    def _login(self, credentials):
+        return (credentials.get("email") or credentials.get("username") or "").strip().lower()
+
+    def _limit_keys(self, request, credentials):
+        site = get_current_site(request).domain
+        login = self._login(credentials)
+        ip = ratelimit.get_ip(request)
+        return (("login_failed", f"{site}:{ip}:{login}"), (ACCOUNT_ACTION, f"{site}:{login}"))
+
+    def pre_authenticate(self, request, **credentials):
+        """Count this attempt against each limit before the password is checked.
+
+        Raises the form error "too_many_login_attempts" (allauth's message, translated)
+        when one limit is reached; the counts already taken are given back then."""
+        taken = []
+        for action, key in self._limit_keys(request, credentials):
+            usage = ratelimit.consume(request, app=APP, action=action, key=key)
+            if not usage:
+                _Usages(taken).rollback()
+                self._login_failed_rl_usage = None
+                raise self.validation_error("too_many_login_attempts")
+            taken.append(usage)
+        self._login_failed_rl_usage = _Usages(taken)
+
+    def _delete_login_attempts_cached_email(self, request, **credentials):
+        """A password reset by e-mail proves the owner: clear the account's counts (this
+        address's and the account-wide cool-down)."""
+        for action, key in self._limit_keys(request, credentials):
+            ratelimit.clear(request, app=APP, action=action, key=key)

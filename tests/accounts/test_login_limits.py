@@ -1,0 +1,92 @@
+"""Failed-login limits (accounts.login_limits) in the real shared cache, with real logins:
+a guesser's address is refused, the owner on another address is not, the counts are the
+same for every process, and the account-wide cool-down ends by itself."""
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+from allauth.core.internal import ratelimit
+from django.core.cache import cache
+from django.db import connection
+from django.test import Client
+
+from tests.accounts.conftest import CACHE_PREFIX
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ROOT = Path(__file__).resolve().parents[2]
+TOO_MANY = "Too many failed login attempts"
+
+
+@pytest.fixture
+def owner(django_user_model):
+    """A user with an e-mail no other test (nor run) uses: the limits count per account."""
+    name = f"owner{uuid.uuid4().hex[:10]}"
+    return django_user_model.objects.create_user(name, f"{name}@example.com", "Right-password-42")
+
+
+def login(user, password, address):
+    """POST the login form from `address`; returns (logged in?, page text)."""
+    client = Client(REMOTE_ADDR=address)
+    response = client.post("/accounts/login/", {"login": user.email, "password": password})
+    return "_auth_user_id" in client.session, response.content.decode()
+
+
+def test_a_guesser_is_refused_but_the_owner_logs_in_from_another_address(owner):
+    for _ in range(5):
+        assert not login(owner, "wrong-guess", "203.0.113.7")[0]
+    ok, page = login(owner, "Right-password-42", "203.0.113.7")
+    assert not ok and TOO_MANY in page  # the guesser's address, even with the right password
+    assert login(owner, "Right-password-42", "198.51.100.20")[0]  # the owner's phone
+
+
+def test_the_owners_own_logins_never_add_up(owner):
+    for _ in range(12):
+        assert login(owner, "Right-password-42", "198.51.100.20")[0]
+
+
+def test_failures_counted_by_another_process_count_here(owner):
+    # Three failures in a separate Python process (as another daphne would count them), two here:
+    # with one shared cache the sixth attempt from that address is refused.
+    code = (
+        "from django.test import Client\n"
+        "for _ in range(3):\n"
+        f"    print(Client(REMOTE_ADDR='203.0.113.9').post('/accounts/login/', "
+        f"{{'login': '{owner.email}', 'password': 'wrong'}}).status_code)\n"
+    )
+    env = dict(os.environ, OKEY_CHANNEL_PREFIX=CACHE_PREFIX, ALLOWED_HOSTS="testserver",
+               DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{connection.settings_dict['NAME']}")
+    if connection.vendor != "postgresql" or "REDIS_URL" not in os.environ:
+        pytest.fail("this test needs the test run's PostgreSQL and Redis (make test)")
+    done = subprocess.run([sys.executable, "manage.py", "shell", "-v", "0", "-c", code], cwd=ROOT, env=env, check=True,
+                          capture_output=True, text=True)
+    assert done.stdout.split() == ["200", "200", "200"], done.stderr  # the form again, with its error
+    for _ in range(2):
+        assert not login(owner, "wrong", "203.0.113.9")[0]
+    ok, page = login(owner, "Right-password-42", "203.0.113.9")
+    assert not ok and TOO_MANY in page
+
+
+def account_history_key(owner):
+    from django.test import RequestFactory
+
+    request = RequestFactory().post("/accounts/login/")
+    rate = ratelimit.parse_rates("20/m/key")[0]
+    return ratelimit.get_cache_key(request, app="allauth.account", action="login_failed_account", rate=rate,
+                                   key=f"testserver:{owner.email}")
+
+
+def test_a_guesser_on_many_addresses_gets_a_cool_down_that_ends_within_a_minute(owner):
+    for n in range(20):
+        assert not login(owner, "wrong", f"203.0.113.{n + 10}")[0]
+    ok, page = login(owner, "Right-password-42", "198.51.100.20")
+    assert not ok and TOO_MANY in page  # the account-wide cool-down
+    # A minute later (the stored failure times, moved one minute back) the owner is in.
+    key = account_history_key(owner)
+    history = cache.get(key)
+    assert len(history) == 20
+    cache.set(key, [at - 61 for at in history], 120)
+    assert login(owner, "Right-password-42", "198.51.100.20")[0]

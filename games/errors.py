@@ -44,6 +44,8 @@ ERROR_MESSAGES = {
     "bad_frame": _("Malformed message."),
     "not_seated": _("You are not seated at this table."),
     "rate_limited": _("Too many messages; slow down."),
+    "bad_text": _("That text holds characters that cannot be sent (control characters or invalid Unicode)."),
+    "too_many_sockets": _("Too many open connections: close another tab of the game, then reload."),
     # table management (TableError)
     "not_started": _("The match has not started yet."),
     "table_not_open": _("This table is no longer open."),

@@ -346,6 +346,7 @@ class LobbyConsumer(HeartbeatMixin, AsyncWebsocketConsumer):
     """
 
     group = LOBBY_GROUP
+    close_when_idle = False  # a lobby socket holds no seat: silence costs nothing but its broadcasts
 
     async def connect(self):
         await self.channel_layer.group_add(self.group, self.channel_name)

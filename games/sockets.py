@@ -44,12 +44,13 @@ def _is_ping(text):
 
 class HeartbeatMixin:
     """Mixin for an `AsyncWebsocketConsumer` (before its base class): answers `ping`
-    frames itself, closes an idle socket, and calls `heartbeat()` every
+    frames itself, closes an idle socket (unless `close_when_idle` is False), and calls `heartbeat()` every
     min(OKEY_WS_IDLE_TIMEOUT, OKEY_PRESENCE_TTL) / 4 seconds while open. A consumer may
     override `ping_verdict()` to charge pings to its own frame budget."""
 
     last_seen = 0.0
     heartbeat_task = None
+    close_when_idle = True  # False: answer pings, never close for silence
 
     async def websocket_connect(self, message):
         self.last_seen = time.monotonic()
@@ -90,7 +91,7 @@ class HeartbeatMixin:
         step = max(0.05, min(idle, settings.OKEY_PRESENCE_TTL) / 4)
         while True:
             await asyncio.sleep(step)
-            if time.monotonic() - self.last_seen >= idle:
+            if self.close_when_idle and time.monotonic() - self.last_seen >= idle:
                 await self.close(code=IDLE_CLOSE_CODE)
                 return
             try:

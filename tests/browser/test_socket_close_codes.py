@@ -1,0 +1,36 @@
+"""Close codes through the real server (daphne, embedded mode) and a real browser socket:
+1009 for a frame over the size limit, 1007 for a binary frame that is not UTF-8 text, 1008
+for a flood, and an ordinary bad frame answered `bad_frame` on a socket that stays open
+(daphne's WebSocket layer accepts the protocol codes only through okeysite.ws_close)."""
+import re
+
+from tests.browser.conftest import register
+
+# Opens a second socket to the page's table, sends `frames` (strings, or arrays of bytes
+# for a binary frame), and resolves with the close code, or "open" and the answers' codes.
+PROBE = """async ([frames, wait]) => {
+  const url = location.origin.replace("http", "ws") + location.pathname.replace("/table/", "/ws/table/");
+  const ws = new WebSocket(url);
+  const errors = [];
+  const closed = new Promise((done) => { ws.onclose = (ev) => done(ev.code); });
+  ws.onmessage = (ev) => { const f = JSON.parse(ev.data); if (f.type === "error") errors.push(f.code); };
+  await new Promise((done) => { ws.onopen = done; });
+  for (const frame of frames) ws.send(typeof frame === "string" ? frame : new Uint8Array(frame));
+  const code = await Promise.race([closed, new Promise((done) => setTimeout(() => done("open"), wait))]);
+  ws.close();
+  return [code, errors];
+}"""
+
+
+def test_bad_frames_get_their_close_codes_through_daphne(page, live_server_url):
+    register(page, live_server_url, "closer")
+    page.goto(live_server_url + "/")
+    page.check("input[name=mode][value=solo]")
+    page.locator("form.create-table button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    assert page.evaluate(PROBE, [["x" * 20000], 5000]) == [1009, []]
+    assert page.evaluate(PROBE, [[[0xFF, 0xFE, 0xFD]], 5000]) == [1007, []]
+    code, errors = page.evaluate(PROBE, [['{"type": "sync"}'] * 400, 5000])
+    assert code == 1008 and errors == ["rate_limited"] * 10
+    assert page.evaluate(PROBE, [["[" * 1000 + "]" * 1000, '{"type": "teleport"}'], 1500]) == \
+        ["open", ["bad_frame", "bad_frame"]]

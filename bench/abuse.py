@@ -8,8 +8,10 @@ against real daphne processes, Redis and PostgreSQL.
 Starts its own Redis and PostgreSQL on free ports (`bench.stack`), migrates, starts two
 daphne processes, a worker and the beat sweeper, then:
 - fuzz: `--sockets` players of solo tables, each sending `--frames` frames of the fuzz
-  test's mix (`tests.games.test_socket_fuzz.fuzz_frame`) without waiting for answers,
-  reconnecting after each close; prints frames/s handled and the closes by code;
+  test's mix (`tests.games.test_socket_fuzz.fuzz_frame`) to a daphne without the
+  per-socket rate limit, without waiting for answers, reconnecting after each close;
+  prints frames/s handled (until the answer to a marker sent after the last frame) and
+  the closes by code;
 - flood: one socket sending `sync` as fast as it can; prints how many frames it sent, how
   many `rate_limited` answers it got and when (and with which code) it was closed, and the
   ping round trip of another table's socket before and during the flood;
@@ -81,7 +83,9 @@ def _wire(payload):
 
 
 async def _fuzz_one(port, table_id, cookie, frames, seed, totals):
-    """One socket sending `frames` fuzz frames (answers read concurrently); reconnects on a close."""
+    """One socket sending `frames` fuzz frames as fast as the server takes them (answers
+    read concurrently), each connection's run ended by a marker frame whose answer says
+    every frame before it was handled; reconnects after a close."""
     from tests.games.test_socket_fuzz import fuzz_frame
 
     rng = random.Random(seed)
@@ -90,32 +94,40 @@ async def _fuzz_one(port, table_id, cookie, frames, seed, totals):
     while sent < frames:
         sock = await _open(port, table_id, cookie)
         totals["connects"] += 1
+        done = asyncio.Event()
 
-        async def reader(sock=sock):
+        async def reader(sock=sock, done=done):
             nonlocal view
-            async for text in sock:
-                frame = json.loads(text)
-                totals["answers"] += 1
-                if frame["type"] == "snapshot":
-                    view = dict(frame["view"], version=frame["version"])
-                elif frame["type"] == "error":
-                    totals["error " + frame["code"]] += 1
+            try:
+                async for text in sock:
+                    frame = json.loads(text)
+                    totals["answers"] += 1
+                    if frame["type"] == "snapshot":
+                        view = dict(frame["view"], version=frame["version"])
+                    elif frame["type"] == "error" and frame.get("id") == "end":
+                        break
+                    elif frame["type"] == "error":
+                        totals["error " + frame["code"]] += 1
+            finally:
+                done.set()
 
         reading = asyncio.ensure_future(reader())
         try:
-            while sent < frames:
+            while sent < frames and not done.is_set():
                 payload, _close = fuzz_frame(rng, "a", view)
                 await sock.send(_wire(payload))
                 sent += 1
                 totals["sent"] += 1
                 if sent % 20 == 0:
-                    await asyncio.sleep(0.11)  # inside the per-socket rate: the fuzz, not the flood
+                    await asyncio.sleep(0)
+            await sock.send(json.dumps({"type": "action", "id": "end", "version": -1, "action": {}}))
         except Exception:  # noqa: BLE001 - the server closed the socket: counted below
             pass
         try:
-            await asyncio.wait_for(reading, 5)
-        except (asyncio.TimeoutError, Exception):  # noqa: BLE001
-            reading.cancel()
+            await asyncio.wait_for(done.wait(), 60)
+        except asyncio.TimeoutError:
+            totals["no answer to the end marker"] += 1
+        reading.cancel()
         await sock.close()
         totals[f"close {_close_code(sock)}"] += 1
 
@@ -155,25 +167,34 @@ async def flood(port, table_id, cookie, quiet_table, quiet_cookie, seconds):
             frame = json.loads(text)
             counts[frame.get("code") or frame["type"]] += 1
 
-    reading = asyncio.ensure_future(reader())
-    during = asyncio.ensure_future(_ping_times(port, quiet_table, quiet_cookie, min(seconds, 5.0)))
     started = time.perf_counter()
+    closed = {}
+
+    async def read_until_closed():
+        try:
+            await reader()
+        except Exception:  # noqa: BLE001 - the close ends the reading either way
+            pass
+        closed["after"] = time.perf_counter() - started
+
+    reading = asyncio.ensure_future(read_until_closed())
+    during = asyncio.ensure_future(_ping_times(port, quiet_table, quiet_cookie, min(seconds, 5.0)))
     sent = 0
-    closed_after = None
     try:
-        while time.perf_counter() - started < seconds:
+        while time.perf_counter() - started < seconds and not closed:
             await sock.send('{"type": "sync"}')
             sent += 1
             if sent % 50 == 0:
                 await asyncio.sleep(0)
     except Exception:  # noqa: BLE001 - closed by the server
-        closed_after = time.perf_counter() - started
+        pass
+    sending = time.perf_counter() - started
     try:
-        await asyncio.wait_for(reading, 5)
-    except (asyncio.TimeoutError, Exception):  # noqa: BLE001
+        await asyncio.wait_for(reading, 30)  # the server works through what it had received
+    except asyncio.TimeoutError:
         reading.cancel()
-    return {"sent": sent, "answers": dict(counts), "closed_after": closed_after, "code": _close_code(sock),
-            "ping_before": before, "ping_during": await during}
+    return {"sent": sent, "sending": sending, "answers": dict(counts), "closed_after": closed.get("after"),
+            "code": _close_code(sock), "ping_before": before, "ping_during": await during}
 
 
 async def single_frames(port, table_id, cookie):
@@ -229,30 +250,36 @@ def main(argv=None):
         django.setup()
         from bench.table_play import make_tables
 
+        # web1 takes the fuzz without the per-socket rate limit (it measures the frame
+        # checks); web2 has the site's limits for the flood, the single frames and the caps.
+        fuzz_stack = st.Stack(workdir, dict(env, OKEY_WS_RATE="1000000", OKEY_WS_BURST="1000000"))
         stack = st.Stack(workdir, env)
-        stack.start({"web1": st.daphne(ports[0]), "web2": st.daphne(ports[1]), "worker1": st.worker("worker1"),
+        fuzz_stack.start({"web1": st.daphne(ports[0])})
+        stack.start({"web2": st.daphne(ports[1]), "worker1": st.worker("worker1"),
                      "beat": st.beat(workdir / "celerybeat-schedule")})
         for port in ports:
             st.wait_for_port(port, 60)
         try:
-            report(args, ports, stack, make_tables)
+            report(args, ports, (fuzz_stack, stack), make_tables)
         finally:
             stack.stop()
+            fuzz_stack.stop()
     print(f"logs: {workdir}" if args.keep else "")
 
 
-def report(args, ports, stack, make_tables):
+def report(args, ports, stacks, make_tables):
     made = make_tables(args.sockets + 3, prefix="abuse")
     fuzzers, (flood_table, quiet_table, cap_table) = made[:args.sockets], made[args.sockets:]
-    totals, seconds = asyncio.run(fuzz(ports, fuzzers, args.frames))
+    totals, seconds = asyncio.run(fuzz(ports[:1], fuzzers, args.frames))
     print(f"fuzz: {totals['sent']} frames from {args.sockets} sockets in {seconds:.1f} s "
           f"({totals['sent'] / seconds:.0f} frames/s sent, {totals['answers'] / seconds:.0f} answers/s), "
           f"{totals['connects']} connections")
     print("  closes: " + ", ".join(f"{k[6:]}×{v}" for k, v in sorted(totals.items()) if k.startswith("close ")))
     print("  errors: " + ", ".join(f"{k[6:]}×{v}" for k, v in totals.most_common() if k.startswith("error ")))
-    result = asyncio.run(flood(ports[0], flood_table[0], flood_table[1], quiet_table[0], quiet_table[1], args.flood))
-    closed = f"closed {result['code']} after {result['closed_after']:.1f} s" if result["closed_after"] else "not closed"
-    print(f"flood: {result['sent']} frames sent, {closed}; answers {result['answers']}")
+    result = asyncio.run(flood(ports[1], flood_table[0], flood_table[1], quiet_table[0], quiet_table[1], args.flood))
+    closed = (f"closed {result['code']} {result['closed_after']:.1f} s after the first frame"
+              if result["code"] is not None else "not closed")
+    print(f"flood: {result['sent']} frames sent in {result['sending']:.1f} s, {closed}; answers {result['answers']}")
     for label in ("ping_before", "ping_during"):
         times = result[label]
         print(f"  another table's ping {label[5:]}: p50 {statistics.median(times):.1f} ms, "
@@ -260,9 +287,9 @@ def report(args, ports, stack, make_tables):
     print("single frames:")
     for name, got in asyncio.run(single_frames(ports[1], cap_table[0], cap_table[1])):
         print(f"  {name:<36} {got}")
-    print(f"caps: one user opening 12 sockets: {dict(asyncio.run(caps(ports[0], cap_table[0], cap_table[1])))}")
+    print(f"caps: one user opening 12 sockets: {dict(asyncio.run(caps(ports[1], cap_table[0], cap_table[1])))}")
     tracebacks = {label: stack.log_text(label).count("Traceback (most recent call last)")
-                  for label in stack.procs if label.startswith("web")}
+                  for stack in stacks for label in stack.procs if label.startswith("web")}
     print(f"server tracebacks logged: {tracebacks}")
 
 

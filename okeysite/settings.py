@@ -240,11 +240,12 @@ OKEY_WS_FLOOD_LIMIT = env_float("OKEY_WS_FLOOD_LIMIT", 100.0)
 OKEY_WS_MAX_PER_USER = int(env_float("OKEY_WS_MAX_PER_USER", 8))
 OKEY_WS_MAX_PER_IP = int(env_float("OKEY_WS_MAX_PER_IP", 32))
 # Heartbeat (docs/protocol-extensions.md): the client pings every 20 s; a socket that sent
-# nothing for OKEY_WS_IDLE_TIMEOUT seconds is closed with 4408, and a socket's presence row
-# lives OKEY_PRESENCE_TTL seconds past its last refresh (a process that dies takes its
-# sockets' presence with it after that long).
-OKEY_WS_IDLE_TIMEOUT = env_float("OKEY_WS_IDLE_TIMEOUT", 60.0)
-OKEY_PRESENCE_TTL = env_float("OKEY_PRESENCE_TTL", 90.0)
+# nothing for OKEY_WS_IDLE_TIMEOUT seconds is closed with 4408 (90 s: a browser may run a
+# hidden tab's timers only once a minute), and a socket's presence row lives
+# OKEY_PRESENCE_TTL seconds past its last refresh (a process that dies takes its sockets'
+# presence with it after that long).
+OKEY_WS_IDLE_TIMEOUT = env_float("OKEY_WS_IDLE_TIMEOUT", 90.0)
+OKEY_PRESENCE_TTL = env_float("OKEY_PRESENCE_TTL", 120.0)
 
 # --- auth (django-allauth) -----------------------------------------------------
 AUTHENTICATION_BACKENDS = [

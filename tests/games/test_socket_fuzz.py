@@ -27,6 +27,7 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 SEED = 20261201
 FRAMES = int(os.environ.get("OKEY_FUZZ_FRAMES", 10_000))
 BATCH = 25  # frames sent before the marker that ends their answers
+RULES_FIELDS = {"type", "seat", "tile", "melds", "tiles", "meld", "then", "table", "owner"}
 TIMERS = {"bot": tasks.bot_turn, "next_round": tasks.next_round}
 
 
@@ -58,6 +59,7 @@ def only_acked_moves_changed_it(table, before, acks):
     moves = list(Move.objects.filter(round__match__table=table).order_by("pk")[count:])
     assert (game.version, len(moves)) == (version + acks, acks), (game.version, version, len(moves), acks)
     for move in moves:
+        assert set(move.action) <= RULES_FIELDS, move.action  # extra fields never reach the log
         stepped = api.step(position, move.action)
         assert stepped.accepted, move.action
         position = stepped.position

@@ -236,6 +236,10 @@ OKEY_WS_BURST = env_float("OKEY_WS_BURST", 30.0)
 # A socket dropping frames faster than it earns them (a flood score that decays at
 # OKEY_WS_RATE / 10 per second) is closed with 1008 once the score passes this.
 OKEY_WS_FLOOD_LIMIT = env_float("OKEY_WS_FLOOD_LIMIT", 100.0)
+# Before any consumer reads them (okeysite/ws_close.py): a socket sending more than this many
+# frames per second, past bursts of OKEY_WS_WIRE_BURST, is muted and closed with 1008.
+OKEY_WS_WIRE_RATE = env_float("OKEY_WS_WIRE_RATE", 100.0)
+OKEY_WS_WIRE_BURST = env_float("OKEY_WS_WIRE_BURST", 500.0)
 # Simultaneous table sockets per user and per client address; more are closed with 4429.
 OKEY_WS_MAX_PER_USER = int(env_float("OKEY_WS_MAX_PER_USER", 8))
 OKEY_WS_MAX_PER_IP = int(env_float("OKEY_WS_MAX_PER_IP", 32))

@@ -1,10 +1,13 @@
 """Close codes through the real server (daphne, embedded mode) and a real browser socket:
 1009 for a frame over the size limit, 1007 for a binary frame that is not UTF-8 text, 1008
 for a flood, and an ordinary bad frame answered `bad_frame` on a socket that stays open
-(daphne's WebSocket layer accepts the protocol codes only through okeysite.ws_close)."""
+(daphne's WebSocket layer accepts the protocol codes only through okeysite.ws_close), and
+the wire budget that closes a flood before the consumer has read it."""
 import re
 
-from tests.browser.conftest import register
+import pytest
+
+from tests.browser.conftest import base_env, register, serve
 
 # Opens a second socket to the page's table, sends `frames` (strings, or arrays of bytes
 # for a binary frame), and resolves with the close code, or "open" and the answers' codes.
@@ -34,3 +37,28 @@ def test_bad_frames_get_their_close_codes_through_daphne(page, live_server_url):
     assert code == 1008 and errors == ["rate_limited"] * 10
     assert page.evaluate(PROBE, [["[" * 1000 + "]" * 1000, '{"type": "teleport"}'], 1500]) == \
         ["open", ["bad_frame", "bad_frame"]]
+
+
+@pytest.fixture
+def unlimited_consumer_url(tmp_path):
+    """A server whose consumers let every frame through: only the wire budget limits."""
+    env = base_env(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", OKEY_WS_RATE="1000000",
+                   OKEY_WS_BURST="1000000", OKEY_WS_WIRE_RATE="10", OKEY_WS_WIRE_BURST="200")
+    with serve(tmp_path, env, name="wire") as url:
+        yield url
+
+
+def test_a_flood_is_closed_on_the_wire_before_the_consumer_reads_it(page, unlimited_consumer_url):
+    register(page, unlimited_consumer_url, "wireflood")
+    page.goto(unlimited_consumer_url + "/")
+    page.check("input[name=mode][value=solo]")
+    page.locator("form.create-table button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    code, errors = page.evaluate(PROBE, [['{"type": "teleport"}'] * 3000, 8000])
+    # The consumers here never close for a flood: the 1008 is the wire budget's, and no
+    # more than its burst of frames reached the consumer (their answers after the close
+    # frame are dropped).
+    assert code == 1008
+    assert len(errors) <= 200 and set(errors) <= {"bad_frame"}
+    # a new socket of the same page works
+    assert page.evaluate(PROBE, [['{"type": "teleport"}'], 1500]) == ["open", ["bad_frame"]]

@@ -33,8 +33,9 @@ def test_bad_frames_get_their_close_codes_through_daphne(page, live_server_url):
     page.wait_for_url(re.compile(r"/table/\d+/$"))
     assert page.evaluate(PROBE, [["x" * 20000], 5000]) == [1009, []]
     assert page.evaluate(PROBE, [[[0xFF, 0xFE, 0xFD]], 5000]) == [1007, []]
-    code, errors = page.evaluate(PROBE, [['{"type": "sync"}'] * 400, 5000])
-    assert code == 1008 and errors == ["rate_limited"] * 10
+    # cheap frames (no database work), so the close handshake is not held up behind them
+    code, errors = page.evaluate(PROBE, [['{"type": "teleport"}'] * 400, 5000])
+    assert code == 1008 and errors.count("rate_limited") == 10 and errors.count("bad_frame") == 30
     assert page.evaluate(PROBE, [["[" * 1000 + "]" * 1000, '{"type": "teleport"}'], 1500]) == \
         ["open", ["bad_frame", "bad_frame"]]
 

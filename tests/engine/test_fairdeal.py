@@ -11,8 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from games.engine import api, fairdeal
 from games.engine.tiles import full_set

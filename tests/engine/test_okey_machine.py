@@ -10,8 +10,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 
-from hypothesis import HealthCheck, event, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, event, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from games.engine import api

@@ -3,8 +3,8 @@ match page's move log in words with the verifiable deals, the favicon."""
 import pytest
 from django.urls import reverse
 
-from games.play import tables, turns
 from games.models import Game, Move, Round, Table
+from games.play import tables, turns
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

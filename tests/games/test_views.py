@@ -4,8 +4,8 @@ import json
 import pytest
 from django.urls import reverse
 
-from games.play import tables, turns
 from games.models import Game, Seat, Table
+from games.play import tables, turns
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

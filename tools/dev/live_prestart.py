@@ -17,8 +17,9 @@ from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from tests.browser.conftest import register  # noqa: E402
 from live_server import check, failures, make_shell, start_server, wait_until_up  # noqa: E402
+
+from tests.browser.conftest import register  # noqa: E402
 
 shots = Path("/tmp/shots")
 shots.mkdir(exist_ok=True)

@@ -84,7 +84,8 @@ class OkeyMachine(RuleBasedStateMachine):
             if melds and points >= self.threshold():
                 moves.append({"seat": seat, "type": "open", "melds": melds})
             pairs, ppoints = pick_disjoint(rack, candidate_pairs(rack, self.ruleset, ind), self.ruleset, ind)
-            enough = len(pairs) >= 5 if self.ruleset == "okey51" else ppoints >= api.view(self.pos, seat)["pairs_threshold"]
+            enough = (len(pairs) >= 5 if self.ruleset == "okey51"
+                      else ppoints >= api.view(self.pos, seat)["pairs_threshold"])
             if pairs and enough:
                 moves.append({"seat": seat, "type": "open", "melds": pairs})
             return moves

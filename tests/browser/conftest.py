@@ -76,8 +76,8 @@ def serve(workdir: Path, env: dict, name: str = "server", worker: bool = False):
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL)
     port = _free_port()
-    commands = {name: [sys.executable, "-m", "daphne", "--websocket-max-message-size", "65536", "-b", "127.0.0.1", "-p", str(port),
-                       "okeysite.asgi:application"]}
+    commands = {name: [sys.executable, "-m", "daphne", "--websocket-max-message-size", "65536",
+                       "-b", "127.0.0.1", "-p", str(port), "okeysite.asgi:application"]}
     if worker:
         commands[f"{name}-worker"] = [sys.executable, "-m", "celery", "-A", "okeysite", "worker", "-B",
                                       "--pool", "solo", "--loglevel", "INFO",

@@ -129,6 +129,18 @@ class Write:
         """Tell the lobby sockets that the list of open tables changed (after commit)."""
         _on_commit_send(LOBBY_GROUP, {"type": "lobby.update"})
 
+    def open_seeding(self, deadline):
+        """Open the seeding window of the next deal (`games.play.seeding`) until `deadline`
+        (aware datetime): the `seed` deadline, a version bump whose snapshots carry the
+        window (`refresh`), and its timer; `_arm` keeps that deadline until the deal."""
+        self._set_deadline(Game.Deadline.SEED, deadline, turn=None)
+        self.commit(refresh=True)
+
+    def end_seeding(self):
+        """The seeding window is over (its round is being dealt, or it has nothing left to
+        deal): the next `commit` arms the deadline of the state it reaches."""
+        self._set_deadline(Game.Deadline.NONE, None, turn=None)
+
     def resend_timer(self):
         """Send the stored deadline's timer again for the same version (it fired early)."""
         self._schedule_timer()

@@ -54,10 +54,7 @@ def begin_round(write, index):
     if window <= 0 or not any(seat.user_id is not None for seat in write.seats):
         _deal(write, rnd, {})
         return
-    game.deadline_kind = Game.Deadline.SEED
-    game.deadline = timezone.now() + timedelta(seconds=window)
-    game.turn = None
-    write.commit(refresh=True)  # the commit path keeps a `seed` deadline until the deal
+    write.open_seeding(timezone.now() + timedelta(seconds=window))
     commit.send_to_table(table, {"type": "table.seeding", "seeding": rounds.seeding_frame(game, rnd)})
 
 
@@ -110,7 +107,7 @@ def close_window(game_id, version):
             return False
         rnd = rounds.pending_round(game)
         if rnd is None or write.table.status != Table.Status.PLAYING:
-            game.deadline_kind, game.deadline = Game.Deadline.NONE, None
+            write.end_seeding()
             write.commit()
             return False
         _deal(write, rnd, rounds.pending_seeds(rnd, write.table.players))
@@ -122,5 +119,5 @@ def _deal(write, rnd, seeds):
     sent = {seat: seed for seat, seed in (enumerate(seeds) if isinstance(seeds, list) else seeds.items())
             if seed is not None}
     game = write.game
-    game.deadline_kind, game.deadline = Game.Deadline.NONE, None  # the commit arms the first turn
+    write.end_seeding()  # the commit arms the first turn
     write.commit(rounds.deal_round(game, write.table, game.match, rnd.index, sent))

@@ -53,8 +53,8 @@ def test_the_commitment_is_public_before_the_deal_and_every_connected_seed_deals
     assert_armed(published, game, "seed")
     assert 2.5 < (game.deadline - timezone.now()).total_seconds() <= 3
     _v, view, _s = snapshot(table.pk, bob)
-    assert view["seeding"] == {"round": 1, "commitment": rnd.commitment, "deadline": int(game.deadline.timestamp() * 1000),
-                               "sent": [False] * 4}
+    deadline = int(game.deadline.timestamp() * 1000)
+    assert view["seeding"] == {"round": 1, "commitment": rnd.commitment, "deadline": deadline, "sent": [False] * 4}
     assert rnd.commitment == fairdeal.commitment(rnd.server_seed) and "rack" not in view
 
     first = seeding.submit_seed(alice, table.pk, 1, "  Zoë ")

@@ -27,6 +27,7 @@ export class FairDealPanel {
     this.lastCallAt = 0;
     this.endsAt = 0;
     this.answer = null;      // the last seedAnswer handled
+    this.refused = null;     // the round whose seed the server refused
     this.verified = null;    // the round the Verify result belongs to
     this.intro = h("p", { class: "fd-intro small" });
     this.commitment = h("code", { id: "fd-commitment", class: "commitment" });
@@ -69,11 +70,11 @@ export class FairDealPanel {
 
   /** In the score overlay while it is shown (the ScoreOverlay view renders before this one), else at home. */
   place() {
-    const root = this.el.parentNode;
-    const overlay = root && root.querySelector(":scope > .overlay");
+    const root = this.el.parentElement;
+    const overlay = root && [...root.children].find((child) => child.classList.contains("overlay"));
     const host = overlay && !overlay.hidden ? overlay : this.el;
     this.panel.classList.toggle("overlay-card", host !== this.el);
-    if (this.panel.parentNode !== host) host.append(this.panel);
+    if (this.panel.parentElement !== host) host.append(this.panel);
   }
 
   /** The seeding window: the commitment, the proposal (editable until sent). */
@@ -89,7 +90,7 @@ export class FairDealPanel {
     const sent = this.sent === open.round;
     this.seedInput.disabled = sent;
     this.sendBtn.hidden = sent;
-    if (sent) this.seedState.textContent = _("Sent. The deal comes when every player has sent theirs.");
+    if (sent && this.refused !== open.round) this.seedState.textContent = _("Sent. The deal comes when every player has sent theirs.");
     this.serverRow.hidden = true;
     this.verifyRow.hidden = true;
   }
@@ -99,7 +100,7 @@ export class FairDealPanel {
     const number = Number.isInteger(v.round_index) ? v.round_index + 1 : null;
     if (this.round !== null && this.round === number && this.sent !== number && seated(state)) {
       // the window closed before this browser sent anything: the record must hold "" for this seat
-      rememberSeen(state.tableId, number, { seat: v.seat, commitment: this.shown, client_seed: "" });
+      rememberSeen(state.tableId, number, { seat: v.seat, commitment: this.shown, client_seed: "" }, this.ctx.storage);
       this.sent = number;
     }
     if (number === null || !v.commitment) { this.panel.hidden = true; return; }
@@ -111,7 +112,7 @@ export class FairDealPanel {
       ? fmt(_("Round %(n)s is over: its server seed is revealed. Verify deals it again in your browser."), { n: number })
       : fmt(_("Round %(n)s was dealt from this commitment; the server seed is revealed when the round is over."), { n: number });
     this.commitment.textContent = v.commitment;
-    const seen = seenFor(state.tableId, number);
+    const seen = seenFor(state.tableId, number, this.ctx.storage);
     this.seedRow.hidden = !seen;
     if (seen) {
       this.seedInput.value = seen.client_seed;
@@ -139,7 +140,7 @@ export class FairDealPanel {
     this.endsAt = now + left;
     this.autoAt = now + Math.min(AUTO_SEND_MS, left / 2);
     this.lastCallAt = this.endsAt - LAST_CALL_MS;
-    const seen = seenFor(state.tableId, open.round);
+    const seen = seenFor(state.tableId, open.round, this.ctx.storage);
     if (seen && seen.commitment === open.commitment && seen.client_seed) {
       // a reload inside the window: the seed this browser sent stays its seed for the round
       this.seedInput.value = seen.client_seed;
@@ -182,7 +183,8 @@ export class FairDealPanel {
     }
     this.sent = open.round;
     this.seedInput.value = seed;
-    rememberSeen(state.tableId, open.round, { seat: state.view.seat, commitment: open.commitment, client_seed: seed });
+    rememberSeen(state.tableId, open.round, { seat: state.view.seat, commitment: open.commitment, client_seed: seed },
+      this.ctx.storage);
     this.render(state);
   }
 
@@ -192,12 +194,14 @@ export class FairDealPanel {
     if (!answer || answer === this.answer) return;
     this.answer = answer;
     if (answer.ok) return;
+    this.refused = answer.round;
     this.seedState.textContent = answer.message;
-    const seen = seenFor(state.tableId, answer.round);
+    const seen = seenFor(state.tableId, answer.round, this.ctx.storage);
     if (answer.code === "seed_closed" && seen) {
-      rememberSeen(state.tableId, answer.round, { ...seen, client_seed: "" });
+      rememberSeen(state.tableId, answer.round, { ...seen, client_seed: "" }, this.ctx.storage);
     } else if (answer.code === "bad_seed" && state.seeding && state.seeding.round === answer.round) {
       this.sent = null;   // the player may correct it while the window is open
+      this.refused = null;
       this.editing = true;
     }
   }
@@ -219,7 +223,7 @@ export class FairDealPanel {
         this.result.textContent = _("The record of this round could not be loaded.");
         return;
       }
-      await verifyInto(this.result, round, record, seenFor(state.tableId, number));
+      await verifyInto(this.result, round, record, seenFor(state.tableId, number, this.ctx.storage));
     } catch {
       this.result.className = "verify-result bad";
       this.result.textContent = _("The record of this round could not be loaded.");

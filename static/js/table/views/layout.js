@@ -4,7 +4,8 @@
 // (state.js), and an optional `tick(state)` runs four times a second (clocks). The
 // family's controller names which centre and which table view it has.
 //   ctx: {controller, config, lobbyUrl, dnd (views/dnd.js), gesture(g) (controllers/common.js),
-//         dispatch(event) (local UI events, state.js), sendFrame(frame) -> boolean}
+//         dispatch(event) (local UI events, state.js), sendFrame(frame) -> boolean,
+//         storage (localStorage or null)}
 import { ChatPanel } from "./chat.js";
 import { DiscardsCentre, PileCentre } from "./centre.js";
 import { ErrorBox, OpeningInfo } from "./notices.js";

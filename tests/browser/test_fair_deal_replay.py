@@ -57,6 +57,7 @@ def test_a_solo_round_verifies_in_the_browser_replays_and_its_record_checks(page
     proposed = page.locator("#fd-seed").input_value()
     assert re.fullmatch(r"[0-9a-f]{32}", proposed)
     page.locator("#fd-seed").fill(OWN_SEED)
+    shot(page, "table-seeding")
     page.click("#fd-send")
     expect(panel).to_have_attribute("data-phase", "dealt")
     expect(page.locator("#rack .tile").first).to_be_visible()

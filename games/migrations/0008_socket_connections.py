@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0006_verifiable_deals'),
+        ('games', '0007_seeding_window'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

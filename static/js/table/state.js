@@ -5,7 +5,7 @@
 // is never changed (a rack or working table is copied before it changes), so the app
 // can tell what changed by identity.
 import { _, fmt } from "./i18n.js";
-import { Rack } from "./rack.js";
+import { PER_ROW, Rack, minRowsFor } from "./rack.js";
 import { sortRack } from "./sorting.js";
 import { myTurn, okeyTile, prevTop, roundOver, seated, serverRack } from "./selectors.js";
 import { rackKey } from "./storage.js";
@@ -23,12 +23,13 @@ import { fairdealEvents, seedError, seedingOf } from "./state-fairdeal.js";
  * @param {number|null} [opts.seat] the viewer's seat, until a view says
  * @param {boolean} [opts.editsTable] the family rearranges a working table (rami)
  * @param {string|null} [opts.username] for the chat (own lines)
+ * @param {number} [opts.perRow] rack slots per row for this screen (rack.js perRowFor)
  * @returns {object} the state; its fields are documented inline
  */
 export function initialState({ ruleset, tableId, assisted = false, players = null, seat = null,
-  editsTable = false, username = null }) {
+  editsTable = false, username = null, perRow = PER_ROW }) {
   return {
-    ruleset, tableId, assisted: !!assisted, players, seat, editsTable,
+    ruleset, tableId, assisted: !!assisted, players, seat, editsTable, perRow,
     view: null,            // the last snapshot's view (PROTOCOL.md "The view")
     rackKey: null,         // storage key of the round and seat the rack belongs to
     rack: null,            // Rack: the player's arrangement
@@ -72,10 +73,11 @@ function block(state, text) {
 }
 
 function newRound(s, key, saved) {
-  const loaded = Rack.fromJSON(saved, { rows: 2 });
+  const shape = { perRow: s.perRow, rows: minRowsFor(s.perRow) };
+  const loaded = Rack.fromJSON(saved, shape);
   const kept = !!loaded && loaded.tiles().length > 0;
   return {
-    ...s, rackKey: key, rack: kept ? loaded : new Rack({ rows: 2 }), sortedOnce: kept, manualMoved: kept,
+    ...s, rackKey: key, rack: kept ? loaded : new Rack(shape), sortedOnce: kept, manualMoved: kept,
     sel: [], pendingTake: null, rami: null, turnStart: null,
     lastScores: s.lastScores && s.lastScores.roundKey !== key ? null : s.lastScores,
   };
@@ -183,8 +185,8 @@ const HANDLERS = {
   /** {kind: "runs"|"groups"|"pairs"}: the sort buttons */
   sort: (s, { kind }) => withRack(s, (r) => r.layout(sortRack(kind, s.ruleset, r.tiles(), okeyTile(s))),
     { sortKind: kind, manualMoved: false, sel: [] }),
-  /** {from, to}: a rack tile moved by hand */
-  rack_move: (s, { from, to }) => withRack(s, (r) => r.move(from, to), { manualMoved: true }),
+  /** {from, to}: a rack tile moved by hand (onto a tile: the row shifts, rack.js `shift`) */
+  rack_move: (s, { from, to }) => withRack(s, (r) => r.shift(from, to), { manualMoved: true }),
   /** {slot}: a joker turned face down or up (okey17), and unselected */
   face_down: (s, { slot }) => withRack(s, (r) => r.toggleFaceDown(slot), { sel: s.sel.filter((x) => x !== `slot:${slot}`) }),
   /** {tile|null}: okey: take the previous seat's discard into the rack until it is placed, or put it back */

@@ -1,7 +1,7 @@
 // Run: node --test tests/js/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { penaltyText, playerName, lastActionText } from "../../static/js/table/text.js";
+import { endReasonText, penaltyText, playerName, lastActionText } from "../../static/js/table/text.js";
 import { moveLine, playedForMe, summary, tileName } from "../../static/js/table/moves.js";
 
 const view = { seat: 0, players: [{ name: "ayse" }, { name: null, computer: "easy" }, { name: "mehmet" }, { name: null, computer: "strong" }] };
@@ -58,4 +58,13 @@ test("a move line carries its public tiles: a take with the melds it placed, a r
   assert.equal(moveLine(view, { seat: 2, actor: "human", type: "draw", pass: true, result: "ok", penalties: [] }, playerName).text,
     "mehmet passed: the pile is empty");
   assert.equal(moveLine(view, { seat: 2, type: "mystery" }, playerName), null);
+});
+
+test("the score table says how the round ended", () => {
+  assert.equal(endReasonText(view, { finisher: 2, end: "okey" }), "mehmet finished by discarding the okey.");
+  assert.equal(endReasonText(view, { finisher: 0, end: "pairs" }), "ayse finished with pairs.");
+  assert.equal(endReasonText(view, { finisher: null, end: "draw" }), "The pile ran out: nobody finished.");
+  assert.equal(endReasonText(view, { finisher: null, end: "blocked", winner: 2 }),
+    "Blocked: the pile is empty and nobody could play. mehmet holds the lowest rack.");
+  assert.equal(endReasonText(view, null), "");
 });

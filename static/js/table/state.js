@@ -12,6 +12,7 @@ import { rackKey } from "./storage.js";
 import { ramiEvents, syncWorkingTable } from "./state-rami.js";
 import { chatError, chatEvents, chatState } from "./state-chat.js";
 import { fairdealEvents, seedError, seedingOf } from "./state-fairdeal.js";
+import { awayAfterSnapshot, awayEvents } from "./state-away.js";
 
 /**
  * The state before the first frame.
@@ -45,6 +46,7 @@ export function initialState({ ruleset, tableId, assisted = false, players = nul
     lastScores: null,      // the round's score table (round_end), with the roundKey it belongs to
     scoresClosed: false,   // the player closed that score table
     matchEnded: null,      // the match_end frame (or the round_end that ended the match)
+    matchOverClosed: false, // the player closed the match-over card
     penaltyWatch: null,    // a refused discard whose penalty the next snapshot shows
     notice: "",            // the error line (#error-box)
     conn: "connecting",    // the socket: connecting | open | closed
@@ -53,6 +55,9 @@ export function initialState({ ruleset, tableId, assisted = false, players = nul
     chat: chatState(username),
     seeding: null,         // the open seeding window {round, commitment, deadline, sent}, or null (state-fairdeal.js)
     seedAnswer: null,      // the answer to this browser's last seed {round, ok, seed | code, message}
+    wasAutoplay: false,    // a computer played the seat on autoplay since the player last played (state-away.js)
+    awayDismissed: 0,      // the number of the last computer move the player's note was closed at
+    resumeSent: false,     // a `resume` went out and the seat is still on autoplay
   };
 }
 
@@ -121,7 +126,10 @@ function snapshot(state, { view = {}, saved = {} }) {
     s.scoresClosed = false;
   }
   if (view.status === "closed" && !s.blocked) s.blocked = _("This table is closed.");
-  return s;
+  // a refusal about the last turn no longer applies once the turn moved on
+  if (s.notice && s.notice === state.notice && prev
+      && (prev.turn !== view.turn || prev.phase !== view.phase || prev.round_index !== view.round_index)) s.notice = "";
+  return awayAfterSnapshot(s);
 }
 
 function ack(state, { id }) {
@@ -199,8 +207,11 @@ const HANDLERS = {
   /** {id, kind}: an action went out; its ack or error will name the id */
   sent: (s, { id, kind }) => ({ ...s, pending: { ...s.pending, [id]: kind } }),
   close_scores: (s) => ({ ...s, scoresClosed: true }),
+  /** the player closed the match-over card (the score table stays behind it) */
+  close_match_over: (s) => ({ ...s, matchOverClosed: true }),
 
   ...ramiEvents,
   ...chatEvents,
   ...fairdealEvents,
+  ...awayEvents,
 };

@@ -111,3 +111,30 @@ export function lastActionText(view) {
   const t = texts[a.type];
   return t ? fmt(t, { who: playerName(view, a.seat) }) : "";
 }
+
+/**
+ * How a round ended, from the engine's public result (round_end.result, RULES.md §3-5).
+ * @param {object} view for names
+ * @param {{finisher: number|null, end: string, winner?: number|null, final_discard?: string|null}|null} result
+ *   end: hand, okey (final discard was the okey), pairs, direct (okey17 D-13), draw
+ *   (the pile ran out, D-10/D-14), rami (went out), blocked (rami: every seat passed, D-15)
+ * @returns {string} "" without a result
+ */
+export function endReasonText(view, result) {
+  if (!result || !result.end) return "";
+  const who = result.finisher !== null && result.finisher !== undefined ? playerName(view, result.finisher) : "";
+  const texts = {
+    hand: _("%(who)s finished the round."),
+    okey: _("%(who)s finished by discarding the okey."),
+    pairs: _("%(who)s finished with pairs."),
+    direct: _("%(who)s finished in one go (direct finish)."),
+    rami: _("%(who)s went out."),
+    draw: _("The pile ran out: nobody finished."),
+    blocked: _("Blocked: the pile is empty and nobody could play."),
+  };
+  let text = texts[result.end] ? fmt(texts[result.end], { who }) : "";
+  if (result.end === "blocked" && result.winner !== null && result.winner !== undefined) {
+    text += ` ${fmt(_("%(who)s holds the lowest rack."), { who: playerName(view, result.winner) })}`;
+  }
+  return text;
+}

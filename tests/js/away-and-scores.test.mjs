@@ -85,3 +85,14 @@ test("the score table says how the round ended and shows every rack; rami has no
   assert.ok(!heads.includes("Penalties"), heads.join());
   clearInterval(app.clockTimer);
 });
+
+test("Open and Open pairs are gone once the player opened", () => {
+  const { app, root, ws } = start();
+  ws().deliver({ type: "snapshot", version: 1, view: okeyView({ turn: 0, phase: "play" }) });
+  assert.equal(q(root, "#open-btn").hidden, false);
+  ws().deliver({ type: "snapshot", version: 2, view: okeyView({ turn: 0, phase: "play", opened: ["melds", "no", "no", "no"] }) });
+  assert.equal(q(root, "#open-btn").hidden, true);
+  assert.equal(q(root, "#pairs-btn").hidden, true);
+  assert.equal(q(root, "#lay-btn").hidden, false);
+  clearInterval(app.clockTimer);
+});

@@ -96,3 +96,18 @@ test("Open and Open pairs are gone once the player opened", () => {
   assert.equal(q(root, "#lay-btn").hidden, false);
   clearInterval(app.clockTimer);
 });
+
+test("the last move is marked for a moment, but not the moves a reload finds", async () => {
+  const { justPlayed, justMelds } = await import("../../static/js/table/views/just.js");
+  const table = [{ id: 1, owner: 2, tiles: ["R1", "R2", "R3"] }, { id: 4, owner: 2, tiles: ["K5", "B5", "Y5"] }];
+  const at = (moves) => ({ tableId: "just-1", view: { round_index: 3, moves, table } });
+  const first = [{ number: 10, seat: 1, type: "discard", result: "ok", tile: "B4" }];
+  assert.equal(justPlayed(at(first), 1000), null);                  // on screen at load: no flash
+  const next = [...first, { number: 11, seat: 2, type: "meld", result: "ok", tiles: ["K5", "B5", "Y5"] }];
+  assert.equal(justPlayed(at(next), 2000).number, 11);
+  assert.equal(justPlayed(at(next), 4000).number, 11);
+  assert.equal(justPlayed(at(next), 4600), null);
+  const added = [...next, { number: 12, seat: 0, type: "add", result: "ok", meld: 1, tile: "R4" }];
+  justPlayed(at(added));
+  assert.deepEqual([...justMelds(at(added))], ["1"]);
+});

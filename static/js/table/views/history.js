@@ -1,7 +1,7 @@
 // The move history panel (`#move-history`): the round's last moves of every seat from
 // view.moves, newest first, tiles drawn as tiles, a computer's moves marked, penalties
-// named (text.js penaltyText). Folded on a phone until the player opens it; the newest
-// line shows in its summary.
+// named (text.js penaltyText). Folded until the player opens it (the status bar's
+// last-action line already reads the newest move).
 import { _ } from "../i18n.js";
 import { moveLine } from "../moves.js";
 import { okeyTile, started } from "../selectors.js";
@@ -36,7 +36,6 @@ export class HistoryPanel {
         line.penalties.length ? h("ul", { class: "history-penalties" }, line.penalties.map((e) => h("li", {}, penaltyText(v, e)))) : null);
     }).filter(Boolean);
     this.list.replaceChildren(...lines);
-    const first = lines[0];
-    this.latest.textContent = first ? first.querySelector(".history-text").textContent : "";
+    this.latest.textContent = `(${lines.length})`;
   }
 }

@@ -6,6 +6,7 @@ import { okeyTile, roundOver, seatCount, seated, started } from "../selectors.js
 import { openedText, playerLabel, playerName } from "../text.js";
 import { h } from "./dom.js";
 import { tileEl } from "./tile.js";
+import { justDiscarded } from "./just.js";
 
 export class Seats {
   constructor(ctx) {
@@ -54,8 +55,10 @@ export class Seats {
   discardPile(state, s) {
     const disc = (state.view.discards || [])[s] || [];
     const top = disc.length ? disc[disc.length - 1] : null;
+    const el = top ? tileEl(top, { okey: okeyTile(state), ruleset: state.ruleset, small: true }) : null;
+    if (el && justDiscarded(state, s)) el.classList.add("just");
     return h("div", { class: "seat-discard", title: _("Discard pile") },
-      top ? tileEl(top, { okey: okeyTile(state), ruleset: state.ruleset, small: true }) : h("span", { class: "empty-discard" }),
+      el || h("span", { class: "empty-discard" }),
       disc.length > 1 ? h("span", { class: "disc-count" }, `×${disc.length}`) : null);
   }
 }

@@ -30,7 +30,8 @@ test("tiles are named in words, never as codes", () => {
   assert.equal(tileName("Y11"), "yellow 11");
   assert.equal(tileName("J"), "joker");
   assert.equal(tileName("F"), "false joker");
-  assert.equal(tileName("R6=B5"), "red 6 as blue 5");
+  assert.equal(tileName("R6=B5"), "okey as blue 5");
+  assert.equal(tileName("J=K7"), "joker as black 7");
 });
 
 test("the last-action line says the computer played when it did, and names the discarded tile", () => {

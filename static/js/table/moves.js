@@ -5,11 +5,14 @@
 import { _, fmt } from "./i18n.js";
 import { face, splitWild } from "./tiles.js";
 
-/** A tile in words: "red 11", "joker", "false joker"; a wild in a meld "okey as blue 5". */
+/** A tile in words: "red 11", "joker", "false joker"; a wild in a meld "okey as blue 5" (rami "joker as …"). */
 export function tileName(text) {
   if (!text) return "";
   const { physical, represented } = splitWild(text);
-  if (represented) return fmt(_("%(tile)s as %(as)s"), { tile: tileName(physical), as: tileName(represented) });
+  if (represented) {
+    // in a meld only a wild stands for another tile: the okey's copies, or rami's joker
+    return fmt(_("%(tile)s as %(as)s"), { tile: physical === "J" ? _("joker") : _("okey"), as: tileName(represented) });
+  }
   if (physical === "J") return _("joker");
   if (physical === "F") return _("false joker");
   const f = face(physical);

@@ -111,3 +111,33 @@ test("the last move is marked for a moment, but not the moves a reload finds", a
   justPlayed(at(added));
   assert.deepEqual([...justMelds(at(added))], ["1"]);
 });
+
+test("the turn sound is off until the player turns it on, and the choice is kept", async () => {
+  const { readSound, SOUND_KEY } = await import("../../static/js/table/views/comforts.js");
+  const storage = new MemoryStorage();
+  assert.equal(readSound(storage), false);
+  const root = freshRoot("11");
+  let ws;
+  const app = new TableApp(root, { ruleset: "okey51" }, { socketFactory: () => (ws = new FakeSocket()), storage });
+  ws.onopen();
+  const toggle = q(root, "#sound-toggle");
+  assert.equal(toggle.getAttribute("aria-pressed"), "false");
+  toggle.click();
+  assert.equal(storage.getItem(SOUND_KEY), "on");
+  assert.equal(toggle.getAttribute("aria-pressed"), "true");
+  assert.equal(readSound(storage), true);
+  clearInterval(app.clockTimer);
+});
+
+test("keyboard play: a letter presses the turn's button, the arrows walk the rack", () => {
+  const { app, root, ws } = start();
+  ws().deliver({ type: "snapshot", version: 1, view: okeyView({ turn: 0, phase: "play" }) });
+  assert.equal(q(root, "#discard-btn").getAttribute("aria-keyshortcuts"), "D");
+  const key = (k) => { for (const fn of document.listeners.keydown || []) fn({ key: k, target: document.body, preventDefault() {} }); };
+  key("ArrowRight");
+  assert.equal(document.activeElement, root.querySelectorAll("#rack .tile")[0]);
+  key("d");    // nothing selected: the controller answers on the error line, nothing is sent
+  assert.notEqual(q(root, "#error-box").textContent, "");
+  assert.equal(ws().sent.filter((f) => f.type === "action").length, 0);
+  clearInterval(app.clockTimer);
+});

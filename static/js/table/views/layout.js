@@ -13,6 +13,7 @@ import { FairDealPanel } from "./fairdeal.js";
 import { Actions } from "./actions.js";
 import { AwayBanner } from "./away.js";
 import { HistoryPanel } from "./history.js";
+import { Comforts } from "./comforts.js";
 import { OwnerMelds } from "./owner-melds.js";
 import { Prestart } from "./prestart.js";
 import { RackView } from "./rack.js";
@@ -34,5 +35,5 @@ const TABLES = { "by-owner": OwnerMelds, working: WorkingTable };
 export function tableLayout(ctx) {
   const { centre, table } = ctx.controller.views;
   return [Prestart, StatusBar, AwayBanner, Seats, CENTRES[centre], TABLES[table], ErrorBox, OpeningInfo, Actions, RackView,
-    HistoryPanel, ScoreOverlay, FairDealPanel, ChatPanel].map((View) => new View(ctx));
+    HistoryPanel, ScoreOverlay, FairDealPanel, ChatPanel, Comforts].map((View) => new View(ctx));
 }

@@ -7,6 +7,7 @@ import { okeyTile, started } from "../selectors.js";
 import { playerName } from "../text.js";
 import { h } from "./dom.js";
 import { tileEl } from "./tile.js";
+import { markScroll } from "./scroll-hint.js";
 import { justMelds } from "./just.js";
 
 export class OwnerMelds {
@@ -42,5 +43,6 @@ export class OwnerMelds {
       children.push(area);
     }
     this.el.replaceChildren(...children);
+    markScroll(this.el);
   }
 }

@@ -7,6 +7,7 @@ import { RamiTable } from "../rami.js";
 import { myTurn, started } from "../selectors.js";
 import { h } from "./dom.js";
 import { tileEl } from "./tile.js";
+import { markScroll } from "./scroll-hint.js";
 
 export class WorkingTable {
   constructor(ctx) {
@@ -48,5 +49,6 @@ export class WorkingTable {
       children.push(nm);
     }
     this.el.replaceChildren(...children);
+    markScroll(this.el);
   }
 }

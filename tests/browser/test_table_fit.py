@@ -12,8 +12,9 @@ from tests.browser.test_rulesets_round import MY_TURN, create_solo_table
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 800}}
 
 MEASURE = """() => {
-  const box = (e) => { const r = e.getBoundingClientRect(); return {id: e.id || e.className, top: r.top, bottom: r.bottom,
-    left: r.left, right: r.right, w: r.width, h: r.height}; };
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return {id: e.id || e.className, top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+            w: r.width, h: r.height}; };
   const shown = (e) => e && e.offsetParent !== null && !e.closest('[hidden]');
   const tiles = [...document.querySelectorAll('#rack .tile')].map((t) => {
     const r = t.getBoundingClientRect(), n = t.querySelector('.num').getBoundingClientRect();
@@ -23,8 +24,10 @@ MEASURE = """() => {
   const ids = ['#pile', '#take-discard', '#discard-zone', '#open-btn', '#pairs-btn', '#lay-btn', '#discard-btn',
                '#submit-play', '#undo-turn', '#draw-btn', '#new-meld', '#rack'];
   const controls = ids.map((s) => document.querySelector(s)).filter(shown).map(box);
-  const buttons = [...document.querySelectorAll('#table-app .actions .btn, #pile, #take-discard')].filter(shown).map(box);
-  return {scrollW: document.documentElement.scrollWidth, vw: innerWidth, vh: innerHeight, scrollY: scrollY, tiles, controls, buttons};
+  const buttons = [...document.querySelectorAll('#table-app .actions .btn, #pile, #take-discard')]
+    .filter(shown).map(box);
+  return {scrollW: document.documentElement.scrollWidth, vw: innerWidth, vh: innerHeight, scrollY: scrollY,
+          tiles, controls, buttons};
 }"""
 
 
@@ -66,7 +69,8 @@ def test_the_turn_fits_the_screen(browser, live_server_url, ruleset, size):
             short = [b for b in m["buttons"] if b["h"] < 44 or b["w"] < 44]
             assert not short, f"tap targets under 44 px: {short}"
         assert all(t["inside"] for t in m["tiles"]), "a tile's number spills out of the tile"
-        outside = [c for c in m["controls"] if c["top"] < 0 or c["bottom"] > m["vh"] or c["left"] < 0 or c["right"] > m["vw"]]
+        outside = [c for c in m["controls"]
+                   if c["top"] < 0 or c["bottom"] > m["vh"] or c["left"] < 0 or c["right"] > m["vw"]]
         assert not outside, f"controls of the turn outside the viewport at scroll {m['scrollY']}: {outside}"
         if ruleset == "okey17":
             open_if_possible(page, size)

@@ -141,3 +141,13 @@ test("keyboard play: a letter presses the turn's button, the arrows walk the rac
   assert.equal(ws().sent.filter((f) => f.type === "action").length, 0);
   clearInterval(app.clockTimer);
 });
+
+test("a quick phrase goes to the chat in one tap and leaves the typed line alone", () => {
+  const { app, root, ws } = start();
+  ws().deliver({ type: "snapshot", version: 1, view: okeyView() });
+  q(root, "#chat-input").value = "half typed";
+  root.querySelectorAll("#chat-quick .quick-line")[0].click();
+  assert.deepEqual(ws().sent.filter((f) => f.type === "chat").map((f) => f.text), ["Good luck!"]);
+  assert.equal(q(root, "#chat-input").value, "half typed");
+  clearInterval(app.clockTimer);
+});

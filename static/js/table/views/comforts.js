@@ -2,9 +2,10 @@
 // last 5 seconds of their move clock (Web Audio, no sound files; off by default, the
 // choice remembered in localStorage `okeysite:sound`), and keyboard play on a desktop:
 // the arrows move between rack tiles (Enter or Space selects), Escape clears the
-// selection, and a letter presses a turn button (aria-keyshortcuts on each).
+// selection, and a letter presses a turn button (aria-keyshortcuts on each). On a phone
+// the page scrolls to the table once it is dealt.
 import { _ } from "../i18n.js";
-import { myTurn } from "../selectors.js";
+import { myTurn, seated, started } from "../selectors.js";
 import { onAutoplay } from "../state-away.js";
 import { h } from "./dom.js";
 
@@ -24,6 +25,7 @@ export class Comforts {
     this.audio = null;
     this.wasMyTurn = false;
     this.lastBeep = null;
+    this.scrolled = false;
     this.toggle = h("button", { type: "button", class: "btn small", id: "sound-toggle", onclick: () => this.flip() });
     this.el = h("div", { class: "table-prefs", id: "table-prefs" }, this.toggle);
     this.paint();
@@ -65,6 +67,12 @@ export class Comforts {
         const el = this.el.parentElement && this.el.parentElement.querySelector(sel);
         if (el && !el.hasAttribute("aria-keyshortcuts")) el.setAttribute("aria-keyshortcuts", key.toUpperCase());
       }
+    }
+    // a phone shows the table from its top once the match is dealt: the site's header
+    // would otherwise push the rack below the fold
+    if (!this.scrolled && seated(state) && started(state) && this.el.parentElement && window.innerWidth < 600) {
+      this.scrolled = true;
+      if (this.el.parentElement.scrollIntoView) this.el.parentElement.scrollIntoView({ block: "start" });
     }
     const mine = myTurn(state) && !onAutoplay(state.view);
     if (mine && !this.wasMyTurn) this.beep(660, 0.15);

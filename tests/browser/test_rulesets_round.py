@@ -57,6 +57,7 @@ def rami_turn(page) -> None:
 
 @pytest.mark.parametrize("ruleset, turn", [("okey17", okey17_turn), ("rami", rami_turn)])
 def test_a_round_of_each_ruleset_through_the_ui(page, live_server_url, ruleset, turn):
+    page.set_viewport_size({"width": 1366, "height": 800})
     register(page, live_server_url, f"player-{ruleset}")
     create_solo_table(page, live_server_url, ruleset)
     expect(page.locator("#rack .tile").first).to_be_visible(timeout=15_000)

@@ -1,6 +1,6 @@
 // The move history panel (`#move-history`): the round's last moves of every seat from
 // view.moves, newest first, tiles drawn as tiles, a computer's moves marked, penalties
-// named (text.js penaltyText). Folded until the player opens it (the status bar's
+// named with the seat that pays them (text.js penaltyText). Folded until the player opens it (the status bar's
 // last-action line already reads the newest move).
 import { _ } from "../i18n.js";
 import { moveLine } from "../moves.js";
@@ -33,7 +33,7 @@ export class HistoryPanel {
         h("span", { class: "history-text" }, line.text),
         line.actor === "timeout" && line.subject !== "auto" ? h("small", { class: "who-label" }, _("a computer plays for now")) : null,
         line.tiles.map((meld) => h("span", { class: "history-meld" }, meld.map(tile))),
-        line.penalties.length ? h("ul", { class: "history-penalties" }, line.penalties.map((e) => h("li", {}, penaltyText(v, e)))) : null);
+        line.penalties.length ? h("ul", { class: "history-penalties" }, line.penalties.map((e) => h("li", {}, `${playerName(v, e.seat)}: ${penaltyText(v, e)}`))) : null);
     }).filter(Boolean);
     this.list.replaceChildren(...lines);
     this.latest.textContent = `(${lines.length})`;

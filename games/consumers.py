@@ -16,9 +16,10 @@ from django.utils import translation
 
 from accounts.moderation import KICK_CLOSE_CODE, active_suspension, suspension_message, user_group
 from accounts.session_sockets import SessionSocketMixin
+from games import invites
 from games.chat import service as chat
 from games.errors import TableError, error_message
-from games.play import presence, turns
+from games.play import presence, spectators, turns
 from games.play.commit import LOBBY_GROUP
 from games.snapshot import open_tables, snapshot
 
@@ -57,25 +58,37 @@ class TableConsumer(SessionSocketMixin, AsyncWebsocketConsumer):
     Client frames: `action` {id, version, action}, `sync`, `resume` (take the seat back
     from autoplay), `chat` {text}, `report` {user?, reason?}. Server frames: `snapshot`,
     `ack`, `error`, `round_end`, `chat_history` {lines}, `chat` {id, user, name, text, at},
-    `chat_removed` {id}, `reported`. Any error leaves the connection usable. A suspended
+    `chat_removed` {id}, `reported`. Anyone may watch a public table, signed in or not
+    (public view only, no action, no chat); a private table needs a seat or its invite
+    code in the session (else close 4403). Any error leaves the connection usable. A suspended
     user's sockets are closed with code 4403, and those of a login session that ended
     (logout, password change, expiry) with 4401 (`SessionSocketMixin`).
     """
 
     async def connect(self):
         user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            await self.close(code=4401)
-            return
-        found = await database_sync_to_async(active_suspension)(user)
-        if found is not None:  # suspended or banned (accounts.moderation)
-            self.language = _scope_language(self.scope)
-            await self.accept()
-            await self.send_suspended(found)
-            return
+        if user is not None and not user.is_authenticated:
+            user = None  # an anonymous visitor may watch (`spectators.may_open`)
+        if user is not None:
+            found = await database_sync_to_async(active_suspension)(user)
+            if found is not None:  # suspended or banned (accounts.moderation)
+                self.language = _scope_language(self.scope)
+                await self.accept()
+                await self.send_suspended(found)
+                return
         self.user = user
-        self.user_group = user_group(user.pk)
+        self.user_group = user_group(user.pk) if user is not None else None
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.watching = False
+        invite = invites.code_in_session(self.scope.get("session"), self.table_id)
+        try:
+            allowed = await database_sync_to_async(spectators.may_open)(self.table_id, user, invite)
+        except TableError:
+            allowed = None
+        if not allowed:
+            # 4404 for a table that does not exist, 4403 for a private one without the invite.
+            await self.close(code=4404 if allowed is None else 4403)
+            return
         self.group = f"table-{self.table_id}"
         self.language = _scope_language(self.scope)
         self.sent_version = -1
@@ -90,12 +103,17 @@ class TableConsumer(SessionSocketMixin, AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.channel_layer.group_add(self.user_group, self.channel_name)
+        if self.user_group:
+            await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
         # The broadcast of our own connection carries our channel name: this socket sends
         # its snapshot once, here, not again when that broadcast comes back.
-        self.seat = await database_sync_to_async(presence.set_connected)(
-            self.user, self.table_id, True, origin=self.channel_name)
+        if user is not None:
+            self.seat = await database_sync_to_async(presence.set_connected)(
+                self.user, self.table_id, True, origin=self.channel_name)
+        if self.seat is None:
+            self.watching = True
+            await database_sync_to_async(spectators.change)(self.table_id, 1)
         await self.send_snapshot()
         lines = await database_sync_to_async(chat.history)(self.table_id)
         await self.send_frame({"type": "chat_history", "lines": lines})
@@ -104,7 +122,10 @@ class TableConsumer(SessionSocketMixin, AsyncWebsocketConsumer):
         if not hasattr(self, "group"):
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
-        await self.channel_layer.group_discard(self.user_group, self.channel_name)
+        if self.user_group:
+            await self.channel_layer.group_discard(self.user_group, self.channel_name)
+        if self.watching:
+            await database_sync_to_async(spectators.change)(self.table_id, -1)
         if self.seat is not None:
             await database_sync_to_async(presence.set_connected)(self.user, self.table_id, False)
 
@@ -212,7 +233,11 @@ class TableConsumer(SessionSocketMixin, AsyncWebsocketConsumer):
             await self.send_snapshot()
 
     async def receive_chat(self, frame):
-        """`chat` {text}: `games.chat.service.post`; the line comes back to every socket through the group."""
+        """`chat` {text}: `games.chat.service.post`; the line comes back to every socket through the group.
+        An anonymous spectator cannot chat (`not_seated`)."""
+        if self.user is None:
+            await self.send_error("not_seated")
+            return
         try:
             await database_sync_to_async(chat.post)(self.user, self.table_id, frame.get("text"))
         except chat.ChatError as exc:
@@ -220,6 +245,9 @@ class TableConsumer(SessionSocketMixin, AsyncWebsocketConsumer):
 
     async def receive_report(self, frame):
         """`report` {user?, reason?}: `games.chat.service.report`; answered with `reported`."""
+        if self.user is None:
+            await self.send_error("not_seated")
+            return
         try:
             await database_sync_to_async(chat.report)(self.user, self.table_id, frame.get("user"), frame.get("reason"))
         except chat.ChatError as exc:

@@ -15,6 +15,7 @@ import { RackView } from "./rack.js";
 import { ScoreOverlay } from "./scores.js";
 import { Seats } from "./seats.js";
 import { StatusBar } from "./status.js";
+import { Watching } from "./watching.js";
 import { WorkingTable } from "./working-table.js";
 
 const CENTRES = { discards: DiscardsCentre, pile: PileCentre };
@@ -29,5 +30,5 @@ const TABLES = { "by-owner": OwnerMelds, working: WorkingTable };
 export function tableLayout(ctx) {
   const { centre, table } = ctx.controller.views;
   return [Prestart, StatusBar, Seats, CENTRES[centre], TABLES[table], ErrorBox, OpeningInfo, Actions, RackView,
-    ScoreOverlay, ChatPanel].map((View) => new View(ctx));
+    ScoreOverlay, ChatPanel, Watching].map((View) => new View(ctx));
 }

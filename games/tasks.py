@@ -7,7 +7,7 @@ hence `acks_late` with `reject_on_worker_lost`.
 """
 from celery import shared_task
 
-from games.play import turns
+from games.play import quickmatch, turns
 
 TIMER_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
@@ -30,8 +30,18 @@ def next_round(game_id, version):
     return turns.next_round(game_id, version)
 
 
+@shared_task(name="games.tasks.quick_start", **TIMER_OPTIONS)
+def quick_start(table_id):
+    """A quick-match table's wait is over: start it with computers in the free seats
+    (`quickmatch.start_due`). Returns bool (started)."""
+    return quickmatch.start_due(table_id)
+
+
 @shared_task(name="games.tasks.sweep", ignore_result=True)
 def sweep(startup=False):
-    """Re-arm overdue deadlines and record finished matches not yet recorded (periodic;
-    `startup` re-arms every pending deadline). Returns {"timers", "recorded"} counts."""
-    return turns.sweep(startup=startup)
+    """Re-arm overdue deadlines, record finished matches not yet recorded and start the
+    quick-match tables whose start task was lost (periodic; `startup` re-arms every
+    pending deadline). Returns {"timers", "recorded", "quick_started"} counts."""
+    done = turns.sweep(startup=startup)
+    done["quick_started"] = quickmatch.start_overdue()
+    return done

@@ -6,6 +6,7 @@ from games import views
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("tables/new/", views.create_table, name="table_create"),
+    path("play/<str:ruleset>/", views.play_now, name="play_now"),
     path("table/<int:table_id>/", views.table_page, name="table"),
     path("table/<int:table_id>/join/", views.table_join, name="table_join"),
     path("table/<int:table_id>/leave/", views.table_leave, name="table_leave"),

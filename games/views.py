@@ -1,6 +1,7 @@
 """Lobby, table, match and replay pages, the game record download (function views).
 State changes go through `games.play`. What the match, replay and record show of a round
 is what anyone may see once it is over: a running round shows its commitment only."""
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -15,10 +16,10 @@ from accounts.player_settings import PlayerSettings
 from games import hints, invites, records, replays
 from games.engine import api, fairdeal
 from games.errors import TableError, error_message
-from games.forms import CreateTableForm
+from games.forms import CreateTableForm, available_rulesets
 from games.models import Match, Seat, Table
 from games.move_text import describe_penalty
-from games.play import tables
+from games.play import quickmatch, tables
 from games.snapshot import open_tables, players_info
 
 
@@ -34,14 +35,20 @@ def lobby(request):
         mine = Table.objects.filter(active, seats__user=request.user).distinct().order_by("-created")[:20]
         finished = (Table.objects.filter(status=Table.Status.FINISHED, seats__user=request.user)
                     .distinct().order_by("-created")[:10])
+    listed = open_tables()
     return render(request, "games/lobby.html", {
         "form": CreateTableForm(initial=initial),
-        "open_tables": open_tables(),
+        "rulesets": available_rulesets(),
+        "quick_wait": int(settings.OKEY_QUICK_MATCH_WAIT),
+        "open_tables": [t for t in listed if t["status"] == Table.Status.OPEN],
+        "running_tables": [t for t in listed if t["status"] == Table.Status.PLAYING],
         "my_tables": mine,
         "finished_tables": finished,
         # strings for the lobby's inline script (the JS catalog only holds djangojs strings)
         "lobby_i18n": {"join": gettext("Join"), "empty": gettext("No open table right now. Create one!"),
-                       "teams": gettext("teams")},
+                       "teams": gettext("teams"), "watch": gettext("Watch"),
+                       "computer": gettext("computer"), "none_running": gettext("No match being played right now."),
+                       "round": gettext("round %(n)s")},
     })
 
 
@@ -123,10 +130,28 @@ def table_page(request, table_id):
                        if table.private and (seat is not None or is_creator) else ""),
         "seats": seats,
         "first_game": hints.is_first_game(table, user),
+        "quick_starts_at": (int(quickmatch.starts_at(table).timestamp() * 1000)
+                            if table.quick and is_open else None),
         "table_config": _table_config(request, table, seat_index),
     }
     # The fallback page is only used until the table client's template exists.
     return render(request, ["games/table.html", "games/table_fallback.html"], context)
+
+
+@login_required
+@require_POST
+def play_now(request, ruleset):
+    """"Play now": a seat at a waiting quick-match table of `ruleset`, or a new one that
+    starts with computers after settings.OKEY_QUICK_MATCH_WAIT seconds."""
+    if ruleset not in dict(available_rulesets()):
+        messages.error(request, error_message("bad_options"))
+        return redirect("lobby")
+    try:
+        table = quickmatch.play_now(request.user, ruleset)
+    except TableError as exc:
+        messages.error(request, error_message(exc.code))
+        return redirect("lobby")
+    return redirect("table", table_id=table.pk)
 
 
 def _table_post(request, table_id, fn, success):

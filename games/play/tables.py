@@ -225,13 +225,20 @@ def start_match(user, table_id):
             raise TableError("not_creator")
         if table.status != Table.Status.OPEN:
             raise TableError("table_not_open")
-        for seat in write.seats:
-            if seat.user_id is None:
-                seat.bot_level = table.bot_level
-                seat.save(update_fields=["bot_level"])
-        write.commit(rounds.start_match(write.game, table))
-        write.lobby_changed()
-        return write.game
+        return start_locked(write)
+
+
+def start_locked(write):
+    """Start the match of the open table held by `write` (a `commit.Write`): free seats
+    get computers (`table.bot_level`), round 0 is dealt. Returns the Game."""
+    table = write.table
+    for seat in write.seats:
+        if seat.user_id is None:
+            seat.bot_level = table.bot_level
+            seat.save(update_fields=["bot_level"])
+    write.commit(rounds.start_match(write.game, table))
+    write.lobby_changed()
+    return write.game
 
 
 def close_table(table_id, reason, by=None):

@@ -35,3 +35,20 @@ if (typeof document !== "undefined") {
   copyInvite(document);
   firstGameHint(document, window.localStorage);
 }
+
+// A quick-match table's wait (data-starts-at, epoch ms): the seconds left (the table
+// client hides the block and shows the match once it starts).
+function quickWait(doc) {
+  const box = doc.getElementById("quick-wait");
+  const out = doc.getElementById("quick-wait-seconds");
+  if (!box || !out) return;
+  const at = Number(box.dataset.startsAt);
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((at - Date.now()) / 1000));
+    out.textContent = String(left);
+    if (left > 0) setTimeout(tick, 250);
+  };
+  tick();
+}
+
+if (typeof document !== "undefined") quickWait(document);

@@ -200,7 +200,8 @@ def open_tables():
         if table.status == Table.Status.PLAYING:
             game = getattr(table, "game", None)
             item["round"] = game.round.number if game is not None and game.round is not None else None
+            mine = seats.get(table.pk, [])
             item["seats"] = [{"name": info["name"], "computer": bool(info["computer"]) or bool(seat.left)}
-                             for seat, info in zip(seats.get(table.pk, []), players_info(table, seats.get(table.pk, [])))]
+                             for seat, info in zip(mine, players_info(table, mine))]
         out.append(item)
     return out

@@ -47,8 +47,7 @@ def lobby(request):
         # strings for the lobby's inline script (the JS catalog only holds djangojs strings)
         "lobby_i18n": {"join": gettext("Join"), "empty": gettext("No open table right now. Create one!"),
                        "teams": gettext("teams"), "watch": gettext("Watch"),
-                       "computer": gettext("computer"), "none_running": gettext("No match being played right now."),
-                       "round": gettext("round %(n)s")},
+                       "computer": gettext("computer"), "none_running": gettext("No match being played right now.")},
     })
 
 

@@ -110,3 +110,18 @@ def test_the_lobby_form_creates_a_private_table(client, alice):
     table = Table.objects.get(creator=alice)
     assert response["Location"] == reverse("table", args=[table.pk])
     assert table.private and table.invite_code
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("fr", ["Copier le lien", "Règles de", "Jouer maintenant"]),
+    ("es", ["Copiar el enlace", "Reglas de", "Jugar ahora"]),
+    ("tr", ["Bağlantıyı kopyala", "kuralları", "Hemen oyna"]),
+    ("en", ["Copy the link", "Rules of", "Play now"]),
+])
+def test_the_invite_and_play_now_speak_four_languages(client, alice, lang, words):
+    table = private_table(alice)
+    client.force_login(alice)
+    client.cookies["django_language"] = lang
+    page = client.get(reverse("table", args=[table.pk])).content.decode() + client.get(reverse("lobby")).content.decode()
+    for word in words:
+        assert word in page

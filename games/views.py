@@ -103,7 +103,8 @@ def table_page(request, table_id):
     Anyone may watch a public table, signed in or not; a private one needs a seat or its
     invite code (`invites.remember`, from the invite link). The creator of an open table
     sees the invite link and may remove players; a seated player of a running match may
-    leave it for good."""
+    leave it for good (the block is on the page of an open table too, hidden until the
+    match starts)."""
     table = get_object_or_404(Table, pk=table_id)
     user = request.user if request.user.is_authenticated else None
     seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))

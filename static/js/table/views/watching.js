@@ -1,6 +1,7 @@
-// How many are watching the table (`view.spectators`), in the table's head
-// (templates/games/table.html `#watching`, outside the table element), so the players
-// see it. Redrawn from every snapshot.
+// The table head's live parts outside the table element (templates/games/table.html):
+// how many are watching (`view.spectators`, `#watching`), so the players see it, and
+// the seated player's "Leave the match" (`#leave-match`), shown once the match runs.
+// Redrawn from every snapshot.
 import { fmt, ngettext } from "../i18n.js";
 
 export class Watching {
@@ -9,6 +10,8 @@ export class Watching {
   render(state) {
     const v = state.view;
     const box = typeof document !== "undefined" ? document.getElementById("watching") : null;
+    const leave = typeof document !== "undefined" ? document.getElementById("leave-match") : null;
+    if (v && leave) leave.hidden = !(v.status === "playing" && v.seat !== null && v.seat !== undefined);
     if (!v || !box || typeof v.spectators !== "number") return;
     const n = v.spectators;
     box.dataset.count = String(n);

@@ -122,6 +122,6 @@ def test_the_invite_and_play_now_speak_four_languages(client, alice, lang, words
     table = private_table(alice)
     client.force_login(alice)
     client.cookies["django_language"] = lang
-    page = client.get(reverse("table", args=[table.pk])).content.decode() + client.get(reverse("lobby")).content.decode()
+    page = "".join(client.get(path).content.decode() for path in (reverse("table", args=[table.pk]), reverse("lobby")))
     for word in words:
         assert word in page

@@ -63,6 +63,12 @@ class Table(models.Model):
     quick = models.BooleanField(default=False)
     # Sockets watching without a seat (anonymous visitors included), shown to the players and the lobby.
     spectators = models.PositiveIntegerField(default=0)
+    # Rematch (games.play.rematch): the finished table points at the rematch offered from it;
+    # the rematch table holds the invited humans' answers {user id: None | "yes" | "no"} and
+    # when it starts anyway, with computers in the seats of those who declined or are silent.
+    rematch_table = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    rematch_answers = models.JSONField(default=dict, blank=True)
+    rematch_deadline = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created"]

@@ -103,7 +103,8 @@ def view_for(game, table, seats, seat_index, moves=None):
     deadline_kind, players (`players_info`), totals, table_id, status, mode, round_index,
     rounds, commitment, seed (only once the round is over), assisted, move_time,
     creator_seat, team_totals (okey51 teams, else None), spectators (sockets watching),
-    practice (no move clock), round_end (`round_end_frame`, once
+    practice (no move clock), rematch_table (the id of the rematch offered once the match
+    is over, else None), round_end (`round_end_frame`, once
     the round is over), moves (the round's move history as this seat may see it,
     `history.public_moves`, when `moves` — the rows of `recent_moves` — are given) and, on
     assisted tables only, penalty_tiles for the viewer's own seat (`api.penalty_tiles`,
@@ -134,6 +135,7 @@ def view_for(game, table, seats, seat_index, moves=None):
         "team_totals": rules.team_totals(table.options, totals),
         "spectators": table.spectators,
         "practice": table.practice,
+        "rematch_table": table.rematch_table_id,
     })
     if table.assisted and seat_index is not None and game.position is not None and not api.is_over(game.position):
         try:
@@ -183,7 +185,8 @@ def open_tables():
     public = (Table.objects.filter(private=False, mode=Table.Mode.ONLINE)
               .select_related("creator", "creator__player_settings")
               .annotate(taken=Count("seats", filter=Q(seats__user__isnull=False))))
-    waiting = list(public.filter(status=Table.Status.OPEN)[:100])
+    # a rematch seats only the humans it invited: not offered to the lobby
+    waiting = list(public.filter(status=Table.Status.OPEN, rematch_deadline__isnull=True)[:100])
     running = list(public.filter(status=Table.Status.PLAYING).select_related("game__round")[:50])
     seats = {}
     for seat in (Seat.objects.filter(table__in=running).select_related("user", "user__player_settings")

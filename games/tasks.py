@@ -7,7 +7,7 @@ hence `acks_late` with `reject_on_worker_lost`.
 """
 from celery import shared_task
 
-from games.play import quickmatch, turns
+from games.play import quickmatch, rematch, turns
 
 TIMER_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
@@ -37,11 +37,20 @@ def quick_start(table_id):
     return quickmatch.start_due(table_id)
 
 
+@shared_task(name="games.tasks.rematch_start", **TIMER_OPTIONS)
+def rematch_start(table_id):
+    """A rematch's answer time is over: start it with computers in the free seats
+    (`rematch.start_due`). Returns bool (started)."""
+    return rematch.start_due(table_id)
+
+
 @shared_task(name="games.tasks.sweep", ignore_result=True)
 def sweep(startup=False):
     """Re-arm overdue deadlines, record finished matches not yet recorded and start the
-    quick-match tables whose start task was lost (periodic; `startup` re-arms every
-    pending deadline). Returns {"timers", "recorded", "quick_started"} counts."""
+    quick-match tables and rematches whose start task was lost (periodic; `startup`
+    re-arms every pending deadline). Returns {"timers", "recorded", "quick_started",
+    "rematches_started"} counts."""
     done = turns.sweep(startup=startup)
     done["quick_started"] = quickmatch.start_overdue()
+    done["rematches_started"] = rematch.start_overdue()
     return done

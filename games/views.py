@@ -19,7 +19,7 @@ from games.errors import TableError, error_message
 from games.forms import CreateTableForm, available_rulesets
 from games.models import Match, Seat, Table
 from games.move_text import describe_penalty
-from games.play import quickmatch, tables
+from games.play import quickmatch, rematch, tables
 from games.snapshot import open_tables, players_info
 
 
@@ -132,6 +132,9 @@ def table_page(request, table_id):
         "first_game": hints.is_first_game(table, user),
         "quick_starts_at": (int(quickmatch.starts_at(table).timestamp() * 1000)
                             if table.quick and is_open else None),
+        "rematch_starts_at": (int(table.rematch_deadline.timestamp() * 1000)
+                              if table.rematch_deadline and is_open else None),
+        "can_rematch": playing and table.status in (Table.Status.PLAYING, Table.Status.FINISHED),
         "table_config": _table_config(request, table, seat_index),
     }
     # The fallback page is only used until the table client's template exists.
@@ -218,6 +221,39 @@ def table_leave(request, table_id):
 def table_start(request, table_id):
     """The creator starts the match; free seats get computers."""
     return _table_post(request, table_id, tables.start_match, lambda: redirect("table", table_id=table_id))
+
+
+@login_required
+@require_POST
+def table_rematch(request, table_id):
+    """A player of the finished match offers a rematch (or joins the one offered): the
+    same options, the same humans invited; opens the rematch table."""
+    try:
+        table = rematch.offer(request.user, table_id)
+    except TableError as exc:
+        messages.error(request, error_message(exc.code))
+        return redirect("table", table_id=table_id)
+    return redirect("table", table_id=table.pk)
+
+
+@login_required
+@require_POST
+def table_rematch_answer(request, table_id):
+    """An invited player answers the rematch offered from finished table `table_id`:
+    POST accept=yes takes a seat at it, anything else declines (a computer plays)."""
+    old = get_object_or_404(Table, pk=table_id)
+    accept = request.POST.get("accept") == "yes"
+    try:
+        if old.rematch_table_id is None:
+            raise TableError("not_found")
+        table = rematch.answer(request.user, old.rematch_table_id, accept)
+    except TableError as exc:
+        messages.error(request, error_message(exc.code))
+        return redirect("table", table_id=table_id)
+    if not accept:
+        messages.info(request, gettext("You declined the rematch: a computer takes your seat."))
+        return redirect("lobby")
+    return redirect("table", table_id=table.pk)
 
 
 def _match_rows(table_id):

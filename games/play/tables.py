@@ -110,7 +110,8 @@ def join_table(user, table_id, seat_index=None, invite=None):
     """Seat `user` at an open online table; returns the Seat (the same one if already seated).
 
     `seat_index` (int) asks for a given free seat; otherwise the seat facing the creator
-    is taken first. A private table needs its `invite` code (str). Raises
+    is taken first. A private table needs its `invite` code (str); a rematch seats only
+    the humans it invited (`games.play.rematch`). Raises
     TableError("not_found" | "table_not_open" | "invite_needed" | "table_full" | "seat_taken").
     """
     with commit.locked(table_id) as write:
@@ -122,6 +123,8 @@ def join_table(user, table_id, seat_index=None, invite=None):
             raise TableError("table_not_open")
         if not invite_matches(table, invite):
             raise TableError("invite_needed")
+        if table.rematch_answers and str(user.pk) not in table.rematch_answers:
+            raise TableError("invite_needed")  # a rematch seats the humans of the match before it
         free = [s.index for s in write.seats if s.user_id is None and not s.bot_level]
         if not free:
             raise TableError("table_full")

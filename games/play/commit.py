@@ -223,6 +223,7 @@ class Write:
         if match_finished:
             match_id = self.game.match_id
             transaction.on_commit(lambda: _record(match_id))
+            self.lobby_changed()  # the lobby lists running matches to watch: this one is over
 
     def _schedule_timer(self):
         game = self.game

@@ -172,3 +172,51 @@ def test_a_player_leaves_mid_match_is_rated_last_and_a_watcher_sees_no_rack(brow
     assert sorted(rows) == [("leaver", 2, 1), ("stayer", 1, 0)]
     for page in (alice, bob, watcher):
         page.context.close()
+
+
+def test_a_rematch_accepted_by_one_and_declined_by_another(browser, friends_server):
+    url, _db = friends_server
+    names = ["offerer", "accepter", "decliner"]
+    pages = {name: new_page(browser) for name in names}
+    for name, page in pages.items():
+        register(page, url, name)
+    table_id = create_online_table(pages["offerer"], url)
+    for name in names[1:]:
+        pages[name].goto(url + "/")
+        pages[name].locator(f"form[action='/table/{table_id}/join/'] button").click()
+        pages[name].wait_for_url(re.compile(rf"/table/{table_id}/$"))
+    expect(pages["offerer"].locator("#prestart-seats")).to_contain_text("decliner", timeout=10_000)
+    pages["offerer"].click("#start-btn")
+    # everyone steps away: computers play the three seats to the end of the one-round match
+    for page in pages.values():
+        page.goto(url + "/")
+    # an anonymous lobby shows the match running until it is over (the players stay away:
+    # opening the table would take their seats back from the computers)
+    lobby = new_page(browser)
+    lobby.goto(url + "/")
+    row = lobby.locator(f"#running-tables tr[data-table='{table_id}']")
+    expect(row).to_have_count(1, timeout=10_000)
+    expect(row).to_have_count(0, timeout=ROUND_SECONDS * 1000)
+    lobby.context.close()
+    for page in pages.values():
+        page.goto(f"{url}/table/{table_id}/")
+    pages["offerer"].click("#rematch-btn")
+    pages["offerer"].wait_for_url(re.compile(r"/table/\d+/$"))
+    new_id = int(re.search(r"/table/(\d+)/", pages["offerer"].url).group(1))
+    assert new_id != table_id
+    expect(pages["offerer"].locator("#quick-wait")).to_be_visible()
+    # the others see the offer live on the finished table
+    expect(pages["accepter"].locator("#rematch-accept")).to_be_visible(timeout=10_000)
+    pages["accepter"].click("#rematch-accept")
+    pages["accepter"].wait_for_url(re.compile(rf"/table/{new_id}/$"))
+    expect(pages["decliner"].locator("#rematch-decline")).to_be_visible(timeout=10_000)
+    pages["decliner"].click("#rematch-decline")
+    pages["decliner"].wait_for_url(re.compile(r"/$"))
+    # all answered: the rematch starts, a computer in the decliner's seat
+    for name in ("offerer", "accepter"):
+        expect(pages[name].locator("#rack .tile").first).to_be_visible(timeout=15_000)
+    seats = pages["offerer"].locator("#prestart-seats")
+    assert pages["offerer"].get_by_text(re.compile("Computer")).count() >= 2
+    assert not pages["offerer"].get_by_text("decliner").count() or seats.is_hidden()
+    for page in pages.values():
+        page.context.close()

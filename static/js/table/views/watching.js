@@ -6,26 +6,39 @@
 import { fmt, ngettext } from "../i18n.js";
 
 export class Watching {
-  constructor() { this.el = null; }
+  constructor() { this.el = null; this.rematch = null; this.home = null; }
 
   render(state) {
     const v = state.view;
-    const box = typeof document !== "undefined" ? document.getElementById("watching") : null;
-    const leave = typeof document !== "undefined" ? document.getElementById("leave-match") : null;
-    if (v && leave) leave.hidden = !(v.status === "playing" && v.seat !== null && v.seat !== undefined);
-    const rematch = typeof document !== "undefined" ? document.getElementById("rematch") : null;
-    if (v && rematch) {
-      rematch.hidden = v.status !== "finished";
-      const offered = !!v.rematch_table;
-      const offer = document.getElementById("rematch-offer-form");
-      const answer = document.getElementById("rematch-offered");
-      if (offer) offer.hidden = offered;
-      if (answer) answer.hidden = !offered;
-    }
-    if (!v || !box || typeof v.spectators !== "number") return;
+    if (typeof document === "undefined" || !v) return;
+    const leave = document.getElementById("leave-match");
+    if (leave) leave.hidden = !(v.status === "playing" && v.seat !== null && v.seat !== undefined);
+    this.renderRematch(v);
+    const box = document.getElementById("watching");
+    if (!box || typeof v.spectators !== "number") return;
     const n = v.spectators;
     box.dataset.count = String(n);
     box.hidden = n <= 0;
     box.textContent = fmt(ngettext("%(n)s watching", "%(n)s watching", n), { n });
+  }
+
+  /** The rematch block goes into the "Match over" card (it covers the page) once the match
+   * is over; the card is redrawn on every render, so the block is kept here and put back. */
+  renderRematch(v) {
+    if (!this.rematch) {
+      this.rematch = document.getElementById("rematch");
+      this.home = this.rematch ? this.rematch.parentElement : null;
+    }
+    const box = this.rematch;
+    if (!box) return;
+    box.hidden = v.status !== "finished";
+    const offered = !!v.rematch_table;
+    const offer = box.querySelector("#rematch-offer-form");
+    const answer = box.querySelector("#rematch-offered");
+    if (offer) offer.hidden = offered;
+    if (answer) answer.hidden = !offered;
+    const card = document.getElementById("match-over");
+    const target = card && !card.hidden && !box.hidden ? card : this.home;
+    if (target && box.parentElement !== target) target.append(box);
   }
 }

@@ -220,3 +220,25 @@ def test_a_rematch_accepted_by_one_and_declined_by_another(browser, friends_serv
     assert not pages["offerer"].get_by_text("decliner").count() or seats.is_hidden()
     for page in pages.values():
         page.context.close()
+
+
+def test_the_first_game_hint_is_dismissed_for_good(browser, friends_server):
+    url, _db = friends_server
+    page = new_page(browser, 390, 844)
+    register(page, url, "newcomer")
+    page.goto(url + "/")
+    page.check("input[name=mode][value=solo]")
+    expect(page.locator("input[name=practice]")).to_be_checked()
+    expect(page.locator("input[name=private]")).to_be_hidden()
+    page.locator("form.create-table button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    hint = page.locator("#first-game-hint")
+    expect(hint).to_be_visible()
+    expect(page.locator("#rules-link")).to_be_visible()
+    shot(page, "friends-first-game-hint-phone")
+    page.click("#first-game-hint-close")
+    expect(hint).to_be_hidden()
+    page.reload()
+    expect(page.locator("#rack .tile").first).to_be_visible(timeout=15_000)
+    expect(hint).to_be_hidden()
+    page.context.close()

@@ -109,9 +109,11 @@ def table_page(request, table_id):
     user = request.user if request.user.is_authenticated else None
     seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
     seat = next((s for s in seats if user is not None and s.user_id == user.pk), None)
-    if table.private and seat is None and not tables.invite_matches(table, invites.code_for(request, table.pk)):
-        messages.error(request, error_message("invite_needed"))
-        return redirect("lobby")
+    if table.private and seat is None:
+        if not tables.invite_matches(table, invites.code_for(request, table.pk)):
+            messages.error(request, error_message("invite_needed"))
+            return redirect("lobby")
+        invites.remember(request, table)  # "Take a seat" and the socket read it from the session
     playing = seat is not None and not seat.left
     seat_index = seat.index if playing else None
     is_creator = user is not None and table.creator_id == user.pk

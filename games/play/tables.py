@@ -141,7 +141,8 @@ def join_table(user, table_id, seat_index=None, invite=None):
 
 
 def leave_table(user, table_id):
-    """Leave an open table before its match starts. The creator leaving closes the table.
+    """Leave an open table before its match starts. The creator leaving closes the table
+    (a quick-match table only once nobody else sits there).
 
     Returns None. Raises TableError("not_found" | "table_not_open" | "not_seated").
     """
@@ -152,10 +153,11 @@ def leave_table(user, table_id):
         seat = write.seat_of(user)
         if seat is None:
             raise TableError("not_seated")
-        if table.creator_id == user.pk:
+        others = [s for s in write.seats if s.user_id and s.user_id != user.pk]
+        if table.creator_id == user.pk and not (table.quick and others):
             table.status = Table.Status.CLOSED
             table.save(update_fields=["status"])
-        else:
+        else:  # a quick-match table is nobody's own: it waits on for the others
             seat.user = None
             seat.save(update_fields=["user"])
         write.notify()

@@ -125,3 +125,11 @@ def test_the_invite_and_play_now_speak_four_languages(client, alice, lang, words
     page = "".join(client.get(path).content.decode() for path in (reverse("table", args=[table.pk]), reverse("lobby")))
     for word in words:
         assert word in page
+
+
+def test_an_invite_in_the_address_is_remembered_for_the_seat(client, alice, bob):
+    table = private_table(alice)
+    client.force_login(bob)
+    assert client.get(reverse("table", args=[table.pk]) + f"?invite={table.invite_code}").status_code == 200
+    client.post(reverse("table_join", args=[table.pk]))
+    assert Seat.objects.filter(table=table, user=bob).exists()

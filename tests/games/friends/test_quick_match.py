@@ -58,3 +58,15 @@ def test_the_lobby_button_opens_the_waiting_table(client, alice):
     assert response["Location"] == reverse("table", args=[table.pk])
     assert 'id="quick-wait"' in client.get(response["Location"]).content.decode()
     assert client.post(reverse("play_now", args=["chess"]))["Location"] == reverse("lobby")
+
+
+def test_the_first_player_leaving_a_quick_table_leaves_it_to_the_others(alice, bob):
+    table = quickmatch.play_now(alice, "okey51")
+    quickmatch.play_now(bob, "okey51")
+    quickmatch.tables.leave_table(alice, table.pk)
+    assert Table.objects.get(pk=table.pk).status == Table.Status.OPEN
+    quickmatch.tables.leave_table(bob, table.pk)
+    assert Table.objects.get(pk=table.pk).status == Table.Status.OPEN  # empty: the start task closes it
+    Table.objects.filter(pk=table.pk).update(created=table.created - timedelta(seconds=60))
+    assert tasks.quick_start(table.pk) is False
+    assert Table.objects.get(pk=table.pk).status == Table.Status.CLOSED

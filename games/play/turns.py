@@ -130,6 +130,8 @@ def next_round(game_id, version):
             return False
         game = write.game
         write.commit(rounds.deal_round(game, write.table, game.match, game.round.index + 1))
+        if not write.table.private and write.table.mode == Table.Mode.ONLINE:
+            write.lobby_changed()  # the lobby's running matches show the round being played
         return True
 
 

@@ -70,3 +70,20 @@ def test_the_first_player_leaving_a_quick_table_leaves_it_to_the_others(alice, b
     Table.objects.filter(pk=table.pk).update(created=table.created - timedelta(seconds=60))
     assert tasks.quick_start(table.pk) is False
     assert Table.objects.get(pk=table.pk).status == Table.Status.CLOSED
+
+
+def test_the_lobby_lists_running_public_matches_to_watch(alice, bob, carol):
+    from games.snapshot import open_tables
+    from tests.games.play.helpers import online_table
+
+    public = online_table(alice, bob)
+    hidden = quickmatch.tables.create_table(carol, "okey51", {}, mode="online", private=True)
+    quickmatch.tables.start_match(carol, hidden.pk)
+    quickmatch.tables.create_table(carol, "okey51", {}, mode="solo")
+    Table.objects.filter(pk=public.pk).update(spectators=2)
+    running = [t for t in open_tables() if t["status"] == "playing"]
+    assert [t["id"] for t in running] == [public.pk]
+    item = running[0]
+    assert item["round"] == 1 and item["spectators"] == 2
+    assert [s["computer"] for s in item["seats"]] == [False, True, False, True]
+    assert [s["name"] for s in item["seats"]][0::2] == ["alice", "bob"]

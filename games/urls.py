@@ -13,6 +13,7 @@ urlpatterns = [
     path("table/<int:table_id>/start/", views.table_start, name="table_start"),
     path("table/<int:table_id>/remove/<int:seat_index>/", views.table_remove, name="table_remove"),
     path("table/<int:table_id>/leave-match/", views.table_leave_match, name="table_leave_match"),
+    path("invite/", views.invite_code_form, name="invite_code"),
     path("invite/<str:code>/", views.table_invite, name="table_invite"),
     path("table/<int:table_id>/rematch/", views.table_rematch, name="table_rematch"),
     path("table/<int:table_id>/rematch/answer/", views.table_rematch_answer, name="table_rematch_answer"),

@@ -193,6 +193,15 @@ def table_invite(request, code):
     return redirect("table", table_id=table.pk)
 
 
+@require_GET
+def invite_code_form(request):
+    """The lobby's "Have an invite code?" form (GET `code`): the invite link of that code."""
+    code = "".join(ch for ch in request.GET.get("code", "") if ch.isalnum()).upper()[:16]
+    if not code:
+        return redirect("lobby")
+    return redirect("table_invite", code=code)
+
+
 @login_required
 @require_POST
 def table_remove(request, table_id, seat_index):

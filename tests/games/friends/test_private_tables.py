@@ -133,3 +133,14 @@ def test_an_invite_in_the_address_is_remembered_for_the_seat(client, alice, bob)
     assert client.get(reverse("table", args=[table.pk]) + f"?invite={table.invite_code}").status_code == 200
     client.post(reverse("table_join", args=[table.pk]))
     assert Seat.objects.filter(table=table, user=bob).exists()
+
+
+def test_an_invite_code_typed_in_the_lobby_opens_the_table(client, alice, bob):
+    table = private_table(alice)
+    client.force_login(bob)
+    assert 'id="invite-code-form"' in client.get(reverse("lobby")).content.decode()
+    typed = f" {table.invite_code.lower()[:4]}-{table.invite_code[4:]} "  # spaces, a dash, lower case
+    response = client.get(reverse("invite_code"), {"code": typed})
+    assert response["Location"] == reverse("table_invite", args=[table.invite_code])
+    assert client.get(response["Location"])["Location"] == reverse("table", args=[table.pk])
+    assert client.get(reverse("invite_code"), {"code": ""})["Location"] == reverse("lobby")

@@ -52,10 +52,10 @@ def seeding_timeout(game_id, version):
 
 @shared_task(name="games.tasks.sweep", ignore_result=True)
 def sweep(startup=False):
-    """Re-arm overdue deadlines, record finished matches not yet recorded and start the
-    quick-match tables and rematches whose start task was lost (periodic; `startup`
-    re-arms every pending deadline). Returns {"timers", "recorded", "quick_started",
-    "rematches_started"} counts."""
+    """Re-arm overdue deadlines, record finished matches not yet recorded, drop expired
+    socket presence rows and start the quick-match tables and rematches whose start task
+    was lost (periodic; `startup` re-arms every pending deadline). Returns {"timers",
+    "recorded", "connections", "quick_started", "rematches_started"} counts."""
     done = turns.sweep(startup=startup)
     done["quick_started"] = quickmatch.start_overdue()
     done["rematches_started"] = rematch.start_overdue()

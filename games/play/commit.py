@@ -128,7 +128,7 @@ class Write:
 
     def lobby_changed(self):
         """Tell the lobby sockets that the list of open tables changed (after commit)."""
-        _on_commit_send(LOBBY_GROUP, {"type": "lobby.update"})
+        lobby_changed()
 
     def open_seeding(self, deadline):
         """Open the seeding window of the next deal (`games.play.seeding`) until `deadline`
@@ -286,6 +286,12 @@ def send_timer(kind, game_id, version, deadline):
         celery_app.send_task(TIMER_TASKS[kind], args=(game_id, version), countdown=countdown)
     except Exception:  # noqa: BLE001 - a lost timer is the sweeper's to re-arm, never the move's to undo
         log.exception("could not schedule %s for game %s", kind, game_id)
+
+
+def lobby_changed():
+    """Tell the lobby sockets, after commit, that the lists of tables changed (also from
+    code that holds no game lock, e.g. a spectator arriving)."""
+    _on_commit_send(LOBBY_GROUP, {"type": "lobby.update"})
 
 
 def send_to_table(table, message):

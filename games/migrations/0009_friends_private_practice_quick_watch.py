@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0007_seeding_window'),
+        ('games', '0008_socket_connections'),
     ]
 
     operations = [

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0008_friends_private_practice_quick_watch'),
+        ('games', '0009_friends_private_practice_quick_watch'),
     ]
 
     operations = [

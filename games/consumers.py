@@ -16,11 +16,11 @@ from django.utils import translation
 
 from accounts.moderation import KICK_CLOSE_CODE, active_suspension, suspension_message, user_group
 from accounts.session_sockets import SessionSocketMixin
-from games import frames
+from games import frames, invites
 from games.chat import service as chat
 from games.errors import TableError, error_message
 from games.models import Seat
-from games.play import presence, seeding, turns
+from games.play import presence, seeding, spectators, turns
 from games.play.commit import LOBBY_GROUP
 from games.snapshot import open_tables, snapshot
 from games.sockets import HeartbeatMixin, client_address
@@ -55,8 +55,11 @@ def _dumps(frame):
 
 
 def _seat_index(table_id, user):
-    # The seat of `user` at the table, read without the game's lock (spectators never take it).
-    return Seat.objects.filter(table_id=table_id, user=user).values_list("index", flat=True).first()
+    # The seat of `user` at the table, read without the game's lock (spectators never take it);
+    # an anonymous visitor, or a player who left the match, has none.
+    if user is None:
+        return None
+    return Seat.objects.filter(table_id=table_id, user=user, left=False).values_list("index", flat=True).first()
 
 
 class TableConsumer(SessionSocketMixin, HeartbeatMixin, AsyncWebsocketConsumer):
@@ -66,7 +69,9 @@ class TableConsumer(SessionSocketMixin, HeartbeatMixin, AsyncWebsocketConsumer):
     from autoplay), `chat` {text}, `report` {user?, reason?}, `seed` {round, seed}.
     Server frames: `snapshot`, `ack`, `error`, `round_end`, `chat_history` {lines}, `chat`
     {id, user, name, text, at}, `chat_removed` {id}, `reported`, `seeding` {round,
-    commitment, deadline, sent}, `seeded` {round, seed}. Any error leaves the connection usable. A suspended
+    commitment, deadline, sent}, `seeded` {round, seed}. Anyone may watch a public table,
+    signed in or not (public view only, no action, no chat); a private table needs a seat
+    or its invite code in the session (else close 4403). Any error leaves the connection usable. A suspended
     user's sockets are closed with code 4403, and those of a login session that ended
     (logout, password change, expiry) with 4401 (`SessionSocketMixin`). Frames are checked
     by `games.frames` before anything else reads them; `ping` is answered `pong` and an
@@ -79,18 +84,28 @@ class TableConsumer(SessionSocketMixin, HeartbeatMixin, AsyncWebsocketConsumer):
 
     async def connect(self):
         user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            await self.close(code=4401)
-            return
-        found = await database_sync_to_async(active_suspension)(user)
-        if found is not None:  # suspended or banned (accounts.moderation)
-            self.language = _scope_language(self.scope)
-            await self.accept()
-            await self.send_suspended(found)
-            return
+        if user is not None and not user.is_authenticated:
+            user = None  # an anonymous visitor may watch (`spectators.may_open`)
+        if user is not None:
+            found = await database_sync_to_async(active_suspension)(user)
+            if found is not None:  # suspended or banned (accounts.moderation)
+                self.language = _scope_language(self.scope)
+                await self.accept()
+                await self.send_suspended(found)
+                return
         self.user = user
-        self.user_group = user_group(user.pk)
+        self.user_group = user_group(user.pk) if user is not None else None
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.watching = False
+        invite = invites.code_in_session(self.scope.get("session"), self.table_id)
+        try:
+            allowed = await database_sync_to_async(spectators.may_open)(self.table_id, user, invite)
+        except TableError:
+            allowed = None
+        if not allowed:
+            # 4404 for a table that does not exist, 4403 for a private one without the invite.
+            await self.close(code=4404 if allowed is None else 4403)
+            return
         self.group = f"table-{self.table_id}"
         self.language = _scope_language(self.scope)
         self.sent_version = -1
@@ -112,13 +127,19 @@ class TableConsumer(SessionSocketMixin, HeartbeatMixin, AsyncWebsocketConsumer):
             return
         self.registered = True
         self.presence_refreshed = time.monotonic()
+        seated = user is not None and await database_sync_to_async(_seat_index)(self.table_id, user) is not None
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.channel_layer.group_add(self.user_group, self.channel_name)
+        if self.user_group:
+            await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
         # The broadcast of our own connection carries our channel name: this socket sends
         # its snapshot once, here, not again when that broadcast comes back.
-        self.seat = await database_sync_to_async(presence.set_connected)(
-            self.user, self.table_id, True, origin=self.channel_name, channel=self.channel_name)
+        if seated:
+            self.seat = await database_sync_to_async(presence.set_connected)(
+                self.user, self.table_id, True, origin=self.channel_name, channel=self.channel_name)
+        if self.seat is None:  # a spectator: counted from the live presence rows, off the game lock
+            self.watching = True
+            await database_sync_to_async(spectators.recount)(self.table_id)
         await self.send_snapshot()
         lines = await database_sync_to_async(chat.history)(self.table_id)
         await self.send_frame({"type": "chat_history", "lines": lines})
@@ -129,12 +150,15 @@ class TableConsumer(SessionSocketMixin, HeartbeatMixin, AsyncWebsocketConsumer):
             return
         self.admitted = self.registered = False
         await self.channel_layer.group_discard(self.group, self.channel_name)
-        await self.channel_layer.group_discard(self.user_group, self.channel_name)
+        if self.user_group:
+            await self.channel_layer.group_discard(self.user_group, self.channel_name)
         if self.seat is not None:
             await database_sync_to_async(presence.set_connected)(self.user, self.table_id, False,
                                                                  channel=self.channel_name)
         else:
             await database_sync_to_async(presence.close_connection)(self.channel_name)
+        if self.watching:
+            await database_sync_to_async(spectators.recount)(self.table_id)
 
     async def heartbeat(self):
         """Refresh this socket's presence row every third of its lifetime; a row that
@@ -275,7 +299,11 @@ class TableConsumer(SessionSocketMixin, HeartbeatMixin, AsyncWebsocketConsumer):
 
     async def receive_chat(self, frame):
         """`chat` {text}: `games.chat.service.post`; the line comes back to every socket through the group.
-        A text with a control character or a lone surrogate is refused `bad_text`."""
+        A text with a control character or a lone surrogate is refused `bad_text`; an
+        anonymous spectator cannot chat (`not_seated`)."""
+        if self.user is None:
+            await self.send_error("not_seated")
+            return
         if frames.bad_text(frame.get("text")):
             await self.send_error("bad_text")
             return
@@ -286,7 +314,11 @@ class TableConsumer(SessionSocketMixin, HeartbeatMixin, AsyncWebsocketConsumer):
 
     async def receive_report(self, frame):
         """`report` {user?, reason?}: `games.chat.service.report`; answered with `reported`.
-        A user or reason with a control character or a lone surrogate is refused `bad_text`."""
+        A user or reason with a control character or a lone surrogate is refused `bad_text`;
+        an anonymous spectator cannot report (`not_seated`)."""
+        if self.user is None:
+            await self.send_error("not_seated")
+            return
         if frames.bad_text(frame.get("user")) or frames.bad_text(frame.get("reason")):
             await self.send_error("bad_text")
             return

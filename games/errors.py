@@ -57,6 +57,9 @@ ERROR_MESSAGES = {
     "bad_options": _("Those table options are not valid."),
     "not_found": _("No such table."),
     "too_many_tables": _("You have created too many tables: finish or close one, or wait an hour, first."),
+    "invite_needed": _("This table is private: open its invite link to take a seat or watch."),
+    "seat_empty": _("That seat is free."),
+    "cannot_remove_self": _("You cannot remove yourself: close the table instead."),
 }
 
 

@@ -62,7 +62,8 @@ class CreateTableForm(forms.Form):
     okey51: individual or teams (2v2, partners opposite), doubling, 1 or 3 rounds; okey17:
     7 rounds (no choice); rami: one round per player, a number of rounds or a target score,
     joker 30/50, double for going out in one turn. All: move time (seconds), assisted,
-    computer level. Fields of other rulesets are ignored.
+    computer level. Online: private (invite link only). Solo: practice (no move clock, on
+    by default). Fields of other rulesets are ignored.
     """
 
     ruleset = forms.ChoiceField(label=_("Game"), choices=available_rulesets)
@@ -87,6 +88,9 @@ class CreateTableForm(forms.Form):
                                        initial=settings.OKEY_DEFAULT_MOVE_TIME)
     assisted = forms.BooleanField(label=_("Assisted table (marks penalty tiles, one-tap add)"), required=False)
     bot_level = forms.ChoiceField(label=_("Computer level"), choices=BOT_LEVEL_CHOICES, initial="normal")
+    private = forms.BooleanField(label=_("Private table: only friends with the invite link can join or watch"),
+                                 required=False)
+    practice = forms.BooleanField(label=_("Practice: no move clock"), required=False, initial=True)
 
     def field_rulesets(self):
         """`field_rulesets()` for the template (which fields each ruleset shows)."""

@@ -53,6 +53,22 @@ class Table(models.Model):
     bot_level = models.CharField(max_length=10, choices=BOT_LEVEL_CHOICES, default="normal")
     created = models.DateTimeField(auto_now_add=True)
     closed_reason = models.CharField(max_length=300, blank=True, default="")  # why an admin closed it
+    # A private table is not listed in the lobby; its invite code (in the invite link) lets
+    # a friend take a seat or watch (games.play.invites).
+    private = models.BooleanField(default=False)
+    invite_code = models.CharField(max_length=16, blank=True, default="", db_index=True)
+    # Practice: no move clock, a learner is never taken over by a computer for thinking (solo only).
+    practice = models.BooleanField(default=False)
+    # Made by "Play now" (games.play.quickmatch): starts with computers after OKEY_QUICK_MATCH_WAIT.
+    quick = models.BooleanField(default=False)
+    # Sockets watching without a seat (anonymous visitors included), shown to the players and the lobby.
+    spectators = models.PositiveIntegerField(default=0)
+    # Rematch (games.play.rematch): the finished table points at the rematch offered from it;
+    # the rematch table holds the invited humans' answers {user id: None | "yes" | "no"} and
+    # when it starts anyway, with computers in the seats of those who declined or are silent.
+    rematch_table = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    rematch_answers = models.JSONField(default=dict, blank=True)
+    rematch_deadline = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created"]
@@ -87,6 +103,9 @@ class Seat(models.Model):
     connections = models.PositiveSmallIntegerField(default=0)
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
     autoplay = models.BooleanField(default=False)
+    # The player left the running match: a computer plays the seat for good (autoplay that
+    # never ends), and the match is rated as an abandonment (leaderboards.recording).
+    left = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["table", "index"]
@@ -112,8 +131,8 @@ class Seat(models.Model):
 
     @property
     def computer_plays(self):
-        """True when a computer plays this seat now (computer seat, or human on autoplay)."""
-        return self.is_computer or self.autoplay
+        """True when a computer plays this seat now (computer seat, or human on autoplay or gone)."""
+        return self.is_computer or self.autoplay or self.left
 
 
 class Match(models.Model):

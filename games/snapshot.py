@@ -36,14 +36,15 @@ def computer_label(index, level):
 def players_info(table, seats):
     """Per seat of `table` (`seats` in seat order, with their users): {"name" (display
     name; a computer's is `computer_label`, in the active language), "user" (username),
-    "computer" (bot level or None), "connected", "autoplay", "empty", "team" (okey51
+    "computer" (bot level or None), "connected", "autoplay", "empty", "left" (humans: the
+    player left the match, a computer plays the seat for good), "team" (okey51
     teams: 0 for seats 0+2, 1 for seats 1+3; else None)}."""
     teams = api.ruleset(table.ruleset).team_totals(table.options, [0] * len(seats)) is not None
     out = []
     for seat in seats:
         if seat.user_id:
             info = {"name": display_name(seat.user), "user": seat.user.get_username(), "computer": None,
-                    "connected": seat.connected, "autoplay": seat.autoplay, "empty": False}
+                    "connected": seat.connected, "autoplay": seat.autoplay, "empty": False, "left": seat.left}
         elif seat.bot_level:
             info = {"name": computer_label(seat.index, seat.bot_level), "user": None, "computer": seat.bot_level,
                     "connected": True, "autoplay": False, "empty": False}
@@ -103,7 +104,9 @@ def view_for(game, table, seats, seat_index, moves=None):
     deadline_kind, players (`players_info`), totals, table_id, status, mode, round_index,
     rounds, commitment, seed (only once the round is over), seeding (`rounds.seeding_frame`, while a seeding window is
     open), assisted, move_time,
-    creator_seat, team_totals (okey51 teams, else None), round_end (`round_end_frame`, once
+    creator_seat, team_totals (okey51 teams, else None), spectators (sockets watching),
+    practice (no move clock), rematch_table (the id of the rematch offered once the match
+    is over, else None), round_end (`round_end_frame`, once
     the round is over), moves (the round's move history as this seat may see it,
     `history.public_moves`, when `moves` — the rows of `recent_moves` — are given) and, on
     assisted tables only, penalty_tiles for the viewer's own seat (`api.penalty_tiles`,
@@ -132,6 +135,9 @@ def view_for(game, table, seats, seat_index, moves=None):
         "seed": rnd.revealed_server_seed if rnd else None,
         "creator_seat": 0,
         "team_totals": rules.team_totals(table.options, totals),
+        "spectators": table.spectators,
+        "practice": table.practice,
+        "rematch_table": table.rematch_table_id,
     })
     if table.assisted and seat_index is not None and game.position is not None and not api.is_over(game.position):
         try:
@@ -166,20 +172,43 @@ def snapshot(table_id, user, language=None):
         raise TableError("not_found") from None
     seats = list(Seat.objects.filter(table_id=table_id).select_related("user", "user__player_settings")
                  .order_by("index"))
-    seat_index = next((s.index for s in seats if user is not None and s.user_id == getattr(user, "pk", None)), None)
+    # A player who left the match watches it: the computer plays the seat, not them.
+    seat_index = next((s.index for s in seats if user is not None and s.user_id == getattr(user, "pk", None)
+                       and not s.left), None)
     moves = recent_moves(game.round_id)
     return game.version, view_for(game, game.table, seats, seat_index, moves), seat_index
 
 
 def open_tables():
-    """Open online tables for the lobby, newest first (at most 100): list of dicts {id,
-    ruleset, ruleset_name, options, creator (display name), move_time (seconds), assisted,
-    seats_taken, players}."""
-    tables = (Table.objects.filter(status=Table.Status.OPEN, mode=Table.Mode.ONLINE)
+    """The lobby's public online tables (private and solo ones never show): open tables,
+    newest first (at most 100), then running ones to watch (at most 50). List of dicts
+    {id, ruleset, ruleset_name, options, creator (display name), move_time (seconds),
+    assisted, seats_taken, players, status ("open" | "playing"), spectators, quick} and,
+    for a running table, round (1-based number of the round being played, or None) and
+    seats [{name, computer (bool)}] in seat order."""
+    public = (Table.objects.filter(private=False, mode=Table.Mode.ONLINE)
               .select_related("creator", "creator__player_settings")
               .annotate(taken=Count("seats", filter=Q(seats__user__isnull=False))))
-    return [{
-        "id": table.pk, "ruleset": table.ruleset, "ruleset_name": table.ruleset_name, "options": table.options,
-        "creator": display_name(table.creator), "move_time": table.move_time, "assisted": table.assisted,
-        "seats_taken": table.taken, "players": table.players,
-    } for table in tables[:100]]
+    # a rematch seats only the humans it invited: not offered to the lobby
+    waiting = list(public.filter(status=Table.Status.OPEN, rematch_deadline__isnull=True)[:100])
+    running = list(public.filter(status=Table.Status.PLAYING).select_related("game__round")[:50])
+    seats = {}
+    for seat in (Seat.objects.filter(table__in=running).select_related("user", "user__player_settings")
+                 .order_by("table_id", "index")):
+        seats.setdefault(seat.table_id, []).append(seat)
+    out = []
+    for table in waiting + running:
+        item = {
+            "id": table.pk, "ruleset": table.ruleset, "ruleset_name": table.ruleset_name, "options": table.options,
+            "creator": display_name(table.creator), "move_time": table.move_time, "assisted": table.assisted,
+            "seats_taken": table.taken, "players": table.players, "status": table.status,
+            "spectators": table.spectators, "quick": table.quick,
+        }
+        if table.status == Table.Status.PLAYING:
+            game = getattr(table, "game", None)
+            item["round"] = game.round.number if game is not None and game.round is not None else None
+            mine = seats.get(table.pk, [])
+            item["seats"] = [{"name": info["name"], "computer": bool(info["computer"]) or bool(seat.left)}
+                             for seat, info in zip(mine, players_info(table, mine))]
+        out.append(item)
+    return out

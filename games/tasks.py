@@ -7,7 +7,7 @@ hence `acks_late` with `reject_on_worker_lost`.
 """
 from celery import shared_task
 
-from games.play import seeding, turns
+from games.play import quickmatch, rematch, seeding, turns
 
 TIMER_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
@@ -30,6 +30,20 @@ def next_round(game_id, version):
     return turns.next_round(game_id, version)
 
 
+@shared_task(name="games.tasks.quick_start", **TIMER_OPTIONS)
+def quick_start(table_id):
+    """A quick-match table's wait is over: start it with computers in the free seats
+    (`quickmatch.start_due`). Returns bool (started)."""
+    return quickmatch.start_due(table_id)
+
+
+@shared_task(name="games.tasks.rematch_start", **TIMER_OPTIONS)
+def rematch_start(table_id):
+    """A rematch's answer time is over: start it with computers in the free seats
+    (`rematch.start_due`). Returns bool (started)."""
+    return rematch.start_due(table_id)
+
+
 @shared_task(name="games.tasks.seeding_timeout", **TIMER_OPTIONS)
 def seeding_timeout(game_id, version):
     """The seeding window before a deal passed: deal with the seeds that arrived. Returns bool (dealt)."""
@@ -38,7 +52,11 @@ def seeding_timeout(game_id, version):
 
 @shared_task(name="games.tasks.sweep", ignore_result=True)
 def sweep(startup=False):
-    """Re-arm overdue deadlines, record finished matches not yet recorded and drop expired
-    socket presence rows (periodic; `startup` re-arms every pending deadline). Returns
-    {"timers", "recorded", "connections"} counts."""
-    return turns.sweep(startup=startup)
+    """Re-arm overdue deadlines, record finished matches not yet recorded, drop expired
+    socket presence rows and start the quick-match tables and rematches whose start task
+    was lost (periodic; `startup` re-arms every pending deadline). Returns {"timers",
+    "recorded", "connections", "quick_started", "rematches_started"} counts."""
+    done = turns.sweep(startup=startup)
+    done["quick_started"] = quickmatch.start_overdue()
+    done["rematches_started"] = rematch.start_overdue()
+    return done

@@ -1,8 +1,10 @@
 """Lobby, table, match and replay pages, the game record download (function views).
 State changes go through `games.play`. What the match, replay and record show of a round
 is what anyone may see once it is over: a running round shows its commitment only."""
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.db.models import Q
 from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -11,13 +13,13 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.player_settings import PlayerSettings
-from games import records, replays
+from games import hints, invites, records, replays
 from games.engine import api, fairdeal
 from games.errors import TableError, error_message
-from games.forms import CreateTableForm
+from games.forms import CreateTableForm, available_rulesets
 from games.models import Match, Seat, Table
 from games.move_text import describe_penalty
-from games.play import tables
+from games.play import quickmatch, rematch, tables
 from games.snapshot import open_tables, players_info
 
 
@@ -33,14 +35,19 @@ def lobby(request):
         mine = Table.objects.filter(active, seats__user=request.user).distinct().order_by("-created")[:20]
         finished = (Table.objects.filter(status=Table.Status.FINISHED, seats__user=request.user)
                     .distinct().order_by("-created")[:10])
+    listed = open_tables()
     return render(request, "games/lobby.html", {
         "form": CreateTableForm(initial=initial),
-        "open_tables": open_tables(),
+        "rulesets": available_rulesets(),
+        "quick_wait": int(settings.OKEY_QUICK_MATCH_WAIT),
+        "open_tables": [t for t in listed if t["status"] == Table.Status.OPEN],
+        "running_tables": [t for t in listed if t["status"] == Table.Status.PLAYING],
         "my_tables": mine,
         "finished_tables": finished,
         # strings for the lobby's inline script (the JS catalog only holds djangojs strings)
         "lobby_i18n": {"join": gettext("Join"), "empty": gettext("No open table right now. Create one!"),
-                       "teams": gettext("teams")},
+                       "teams": gettext("teams"), "watch": gettext("Watch"),
+                       "computer": gettext("computer"), "none_running": gettext("No match being played right now.")},
     })
 
 
@@ -57,6 +64,7 @@ def create_table(request):
         table = tables.create_table(
             request.user, ruleset=data["ruleset"], options=form.options(), mode=data["mode"],
             move_time=data["move_time"], assisted=data["assisted"], bot_level=data["bot_level"],
+            private=data["private"], practice=data["practice"],
         )
     except TableError as exc:
         messages.error(request, error_message(exc.code))
@@ -76,12 +84,13 @@ def _table_config(request, table, seat_index):
         "assisted": table.assisted,
         "move_time": table.move_time,
         "players": table.players,
-        "is_creator": table.creator_id == request.user.pk,
+        "is_creator": request.user.is_authenticated and table.creator_id == request.user.pk,
         "urls": {
             "lobby": reverse("lobby"),
             "join": reverse("table_join", args=[table.pk]),
             "leave": reverse("table_leave", args=[table.pk]),
             "start": reverse("table_start", args=[table.pk]),
+            "remove": reverse("table_remove", args=[table.pk, 0]).rsplit("0/", 1)[0],
             "match": reverse("match", args=[table.pk]),
             "record": reverse("match_record", args=[table.pk]),
             "jsi18n": reverse("javascript-catalog"),
@@ -89,28 +98,66 @@ def _table_config(request, table, seat_index):
     }
 
 
-@login_required
 def table_page(request, table_id):
-    """The live table (`templates/games/table.html`, written by the table client)."""
+    """The live table (`templates/games/table.html`, written by the table client).
+
+    Anyone may watch a public table, signed in or not; a private one needs a seat or its
+    invite code (`invites.remember`, from the invite link). The creator of an open table
+    sees the invite link and may remove players; a seated player of a running match may
+    leave it for good (the block is on the page of an open table too, hidden until the
+    match starts)."""
     table = get_object_or_404(Table, pk=table_id)
-    seat = Seat.objects.filter(table=table, user=request.user).first()
-    seat_index = seat.index if seat else None
-    is_creator = table.creator_id == request.user.pk
-    seats = list(Seat.objects.filter(table=table).select_related("user"))
+    user = request.user if request.user.is_authenticated else None
+    seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
+    seat = next((s for s in seats if user is not None and s.user_id == user.pk), None)
+    if table.private and seat is None:
+        if not tables.invite_matches(table, invites.code_for(request, table.pk)):
+            messages.error(request, error_message("invite_needed"))
+            return redirect("lobby")
+        invites.remember(request, table)  # "Take a seat" and the socket read it from the session
+    playing = seat is not None and not seat.left
+    seat_index = seat.index if playing else None
+    is_creator = user is not None and table.creator_id == user.pk
     free = any(s.user_id is None and not s.bot_level for s in seats)
+    is_open = table.status == Table.Status.OPEN
     context = {
         "table": table,
         "seat_index": seat_index,
         "ws_path": f"/ws/table/{table.pk}/",
         "is_creator": is_creator,
-        "can_start": is_creator and table.status == Table.Status.OPEN,
-        "can_join": (seat is None and free and table.status == Table.Status.OPEN
-                     and table.mode == Table.Mode.ONLINE),
+        "can_start": is_creator and is_open,
+        "can_join": (seat is None and free and is_open and table.mode == Table.Mode.ONLINE),
+        "can_leave_match": playing and table.status == Table.Status.PLAYING,
+        "has_left": seat is not None and seat.left,
+        "invite_url": (request.build_absolute_uri(reverse("table_invite", args=[table.invite_code]))
+                       if table.private and (seat is not None or is_creator) else ""),
         "seats": seats,
+        "first_game": hints.is_first_game(table, user),
+        "quick_starts_at": (int(quickmatch.starts_at(table).timestamp() * 1000)
+                            if table.quick and is_open else None),
+        "rematch_starts_at": (int(table.rematch_deadline.timestamp() * 1000)
+                              if table.rematch_deadline and is_open else None),
+        "can_rematch": playing and table.status in (Table.Status.PLAYING, Table.Status.FINISHED),
         "table_config": _table_config(request, table, seat_index),
     }
     # The fallback page is only used until the table client's template exists.
     return render(request, ["games/table.html", "games/table_fallback.html"], context)
+
+
+@login_required
+@require_POST
+def play_now(request, ruleset):
+    """"Play now": a seat at a waiting quick-match table of `ruleset`, or a new one that
+    starts with computers after settings.OKEY_QUICK_MATCH_WAIT seconds."""
+    if ruleset not in dict(available_rulesets()):
+        messages.error(request, error_message("bad_options"))
+        return redirect("lobby")
+    try:
+        table = quickmatch.play_now(request.user, ruleset)
+    except TableError as exc:
+        messages.error(request, error_message(exc.code))
+        return redirect("lobby")
+    return redirect("table", table_id=table.pk)
 
 
 def _table_post(request, table_id, fn, success):
@@ -125,8 +172,53 @@ def _table_post(request, table_id, fn, success):
 @login_required
 @require_POST
 def table_join(request, table_id):
-    """Take a free seat at an open online table (the one facing the creator first)."""
-    return _table_post(request, table_id, tables.join_table, lambda: redirect("table", table_id=table_id))
+    """Take a free seat at an open online table (the one facing the creator first); a
+    private table needs the invite code the invite link left in the session."""
+    def join(user, pk):
+        return tables.join_table(user, pk, invite=invites.code_for(request, pk))
+    return _table_post(request, table_id, join, lambda: redirect("table", table_id=table_id))
+
+
+def table_invite(request, code):
+    """The invite link of a private table: remembers the code in the session and opens the
+    table ("Take a seat" while it is open, else watching). An open table first needs a
+    login (allauth's `next` brings the visitor back here after signing up or logging in)."""
+    table = Table.objects.filter(private=True, invite_code=code.strip().upper()).first()
+    if table is None or table.status == Table.Status.CLOSED:
+        messages.error(request, error_message("not_found"))
+        return redirect("lobby")
+    if table.status == Table.Status.OPEN and not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    invites.remember(request, table)
+    return redirect("table", table_id=table.pk)
+
+
+@require_GET
+def invite_code_form(request):
+    """The lobby's "Have an invite code?" form (GET `code`): the invite link of that code."""
+    code = "".join(ch for ch in request.GET.get("code", "") if ch.isalnum()).upper()[:16]
+    if not code:
+        return redirect("lobby")
+    return redirect("table_invite", code=code)
+
+
+@login_required
+@require_POST
+def table_remove(request, table_id, seat_index):
+    """The creator frees another player's seat before the start."""
+    return _table_post(request, table_id, lambda user, pk: tables.remove_player(user, pk, seat_index),
+                       lambda: redirect("table", table_id=table_id))
+
+
+@login_required
+@require_POST
+def table_leave_match(request, table_id):
+    """Leave a running match for good (the page asks to confirm first): a computer plays
+    the seat to the end, rated as an abandonment; a solo table closes."""
+    def done():
+        messages.info(request, gettext("You left the match: a computer plays your seat to the end."))
+        return redirect("lobby")
+    return _table_post(request, table_id, tables.leave_match, done)
 
 
 @login_required
@@ -141,6 +233,39 @@ def table_leave(request, table_id):
 def table_start(request, table_id):
     """The creator starts the match; free seats get computers."""
     return _table_post(request, table_id, tables.start_match, lambda: redirect("table", table_id=table_id))
+
+
+@login_required
+@require_POST
+def table_rematch(request, table_id):
+    """A player of the finished match offers a rematch (or joins the one offered): the
+    same options, the same humans invited; opens the rematch table."""
+    try:
+        table = rematch.offer(request.user, table_id)
+    except TableError as exc:
+        messages.error(request, error_message(exc.code))
+        return redirect("table", table_id=table_id)
+    return redirect("table", table_id=table.pk)
+
+
+@login_required
+@require_POST
+def table_rematch_answer(request, table_id):
+    """An invited player answers the rematch offered from finished table `table_id`:
+    POST accept=yes takes a seat at it, anything else declines (a computer plays)."""
+    old = get_object_or_404(Table, pk=table_id)
+    accept = request.POST.get("accept") == "yes"
+    try:
+        if old.rematch_table_id is None:
+            raise TableError("not_found")
+        table = rematch.answer(request.user, old.rematch_table_id, accept)
+    except TableError as exc:
+        messages.error(request, error_message(exc.code))
+        return redirect("table", table_id=table_id)
+    if not accept:
+        messages.info(request, gettext("You declined the rematch: a computer takes your seat."))
+        return redirect("lobby")
+    return redirect("table", table_id=table.pk)
 
 
 def _match_rows(table_id):

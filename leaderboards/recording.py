@@ -37,9 +37,9 @@ def _lock(name):
 
 def _human_seats(match):
     """[(seat index, user id, abandoned)] of the match's human seats. Abandoned: the computer
-    was playing the seat when the match ended (RULES.md §6 autoplay)."""
+    was playing the seat when the match ended (RULES.md §6 autoplay), or the player left it."""
     seats = Seat.objects.filter(table_id=match.table_id, user__isnull=False).order_by("index")
-    return [(s.index, s.user_id, s.autoplay) for s in seats]
+    return [(s.index, s.user_id, s.autoplay or s.left) for s in seats]
 
 
 def rated_teams(match):

@@ -232,6 +232,10 @@ OKEY_DISCONNECT_GRACE = env_float("OKEY_DISCONNECT_GRACE", 5.0)
 # their client seeds after seeing the round's commitment; 0 deals at once with empty seeds.
 OKEY_SEED_WINDOW = env_float("OKEY_SEED_WINDOW", 3.0)
 OKEY_DEFAULT_MOVE_TIME = int(env_float("OKEY_DEFAULT_MOVE_TIME", 30))  # RULES.md §6, D-16
+# "Play now": how long a quick-match table waits for other players before computers fill it.
+OKEY_QUICK_MATCH_WAIT = env_float("OKEY_QUICK_MATCH_WAIT", 20.0)
+# Rematch: how long the invited players have to answer before computers fill the silent seats.
+OKEY_REMATCH_WAIT = env_float("OKEY_REMATCH_WAIT", 60.0)
 OKEY_RULESETS = env_list("OKEY_RULESETS", "okey51,okey17,rami")  # offered in the lobby form (comma list)
 OKEY_SERVE_STATIC = env_bool("OKEY_SERVE_STATIC", DEBUG or EMBEDDED)
 OKEY_WS_RATE = env_float("OKEY_WS_RATE", 10.0)  # frames per second allowed per socket

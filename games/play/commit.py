@@ -82,8 +82,9 @@ class Write:
                     .select_related("user", "user__player_settings").order_by("index"))
 
     def seat_of(self, user):
-        """The Seat `user` sits in, or None (a spectator, or anonymous)."""
-        return next((s for s in self.seats if user is not None and s.user_id == user.pk), None)
+        """The Seat `user` sits in, or None (a spectator, anonymous, or a player who left the
+        match: a computer plays that seat for good, its sockets change nothing)."""
+        return next((s for s in self.seats if user is not None and s.user_id == user.pk and not s.left), None)
 
     def is_current(self, version):
         """True when the client's `version` (int) is the game's version now."""
@@ -127,7 +128,7 @@ class Write:
 
     def lobby_changed(self):
         """Tell the lobby sockets that the list of open tables changed (after commit)."""
-        _on_commit_send(LOBBY_GROUP, {"type": "lobby.update"})
+        lobby_changed()
 
     def open_seeding(self, deadline):
         """Open the seeding window of the next deal (`games.play.seeding`) until `deadline`
@@ -171,7 +172,8 @@ class Write:
         (never later than the player's clock), so the others do not wait out the move
         time. A human taking the seat back before the computer acted in the turn keeps
         the clock of the turn (the move time from the turn's start); after the computer
-        acted, a full move time.
+        acted, a full move time. A practice table has no move clock: a human's turn has no
+        deadline.
         """
         game, table = self.game, self.table
         position = game.position
@@ -191,7 +193,8 @@ class Write:
             fits = game.deadline_kind == kind and game.deadline is not None
             deadline = game.deadline
             if seat.computer_plays and new_turn:
-                deadline = now + timedelta(seconds=settings.OKEY_BOT_DELAY * (3 if seat.autoplay else 1))
+                waits_for_return = seat.autoplay and not seat.left  # a player who left never comes back
+                deadline = now + timedelta(seconds=settings.OKEY_BOT_DELAY * (3 if waits_for_return else 1))
             elif (seat.computer_plays and not fits and not computer_acted and not seat.is_computer
                   and not seat.connected):
                 deadline = now + timedelta(seconds=settings.OKEY_DISCONNECT_GRACE)
@@ -204,6 +207,8 @@ class Write:
                 deadline = max(now, self._turn_clock(turn) or now + timedelta(seconds=table.move_time))
             elif new_turn or computer_acted or not fits:
                 deadline = now + timedelta(seconds=table.move_time)
+            if kind == Game.Deadline.MOVE and table.practice:
+                kind, deadline = Game.Deadline.NONE, None  # practice: the player thinks as long as they like
             self._set_deadline(kind, deadline, turn)
 
     def _turn_clock(self, turn):
@@ -235,6 +240,7 @@ class Write:
         if match_finished:
             match_id = self.game.match_id
             transaction.on_commit(lambda: _record(match_id))
+            self.lobby_changed()  # the lobby lists running matches to watch: this one is over
 
     def _schedule_timer(self):
         game = self.game
@@ -280,6 +286,12 @@ def send_timer(kind, game_id, version, deadline):
         celery_app.send_task(TIMER_TASKS[kind], args=(game_id, version), countdown=countdown)
     except Exception:  # noqa: BLE001 - a lost timer is the sweeper's to re-arm, never the move's to undo
         log.exception("could not schedule %s for game %s", kind, game_id)
+
+
+def lobby_changed():
+    """Tell the lobby sockets, after commit, that the lists of tables changed (also from
+    code that holds no game lock, e.g. a spectator arriving)."""
+    _on_commit_send(LOBBY_GROUP, {"type": "lobby.update"})
 
 
 def send_to_table(table, message):

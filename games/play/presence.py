@@ -40,9 +40,12 @@ def _give_back(write, seat):
 
 def _takes_over(write, seat):
     # The seat's player is to move with their own clock running: the computer takes the turn.
+    # A practice table has no move clock (no deadline in a human's turn): a disconnect
+    # still hands the turn to the computer.
     game = write.game
+    clock = (Game.Deadline.MOVE, Game.Deadline.NONE) if write.table.practice else (Game.Deadline.MOVE,)
     return (write.table.status == Table.Status.PLAYING and game.position is not None
-            and not api.is_over(game.position) and game.deadline_kind == Game.Deadline.MOVE
+            and not api.is_over(game.position) and game.deadline_kind in clock
             and game.position.get("turn") == seat.index)
 
 

@@ -1,9 +1,11 @@
-"""Table management on the commit path: create, join, leave, start the match, close.
+"""Table management on the commit path: create, join, leave, remove a player, start the
+match, leave a running match, close.
 
 Refusals raise `TableError(code)` (a key of `games.errors.ERROR_MESSAGES`) and change
 nothing. The ruleset's facts (its seats, its options) come from `api.ruleset`.
 """
 import logging
+import secrets
 from datetime import timedelta
 
 from django.conf import settings
@@ -19,16 +21,28 @@ from games.play import commit, seeding
 
 log = logging.getLogger("games.play")
 
+# Invite codes avoid letters and digits that read alike (0/O, 1/I/L) when said aloud.
+INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+INVITE_LENGTH = 8
+
+
+def new_invite_code():
+    """A fresh random invite code (str of INVITE_LENGTH characters of INVITE_ALPHABET)."""
+    return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
+
 
 def create_table(user, ruleset="okey51", options=None, mode=Table.Mode.ONLINE, move_time=None, assisted=False,
-                 bot_level="normal"):
+                 bot_level="normal", private=False, practice=False, quick=False):
     """Create a table with `user` in seat 0 (RULES.md §6).
 
     Args: `ruleset` (an id of `api.RULESETS`), `options` (dict, RULES.md §7, normalized by
     the ruleset), `mode` ("solo": the other seats are computers and the match starts now;
     "online": seats stay free until joined or filled at start), `move_time` (seconds per
     turn, 5-600, default settings.OKEY_DEFAULT_MOVE_TIME, D-16), `assisted` (bool),
-    `bot_level` (the computers' level). The table has the ruleset's `default_seats`.
+    `bot_level` (the computers' level), `private` (online only: not listed in the lobby,
+    seats and watching need the table's invite code), `practice` (solo only: no move
+    clock), `quick` (made by "Play now", `games.play.quickmatch`). The table has the
+    ruleset's `default_seats`.
     A user may have at most settings.OKEY_MAX_ACTIVE_TABLES tables open or playing and
     create at most settings.OKEY_TABLES_PER_HOUR an hour (every solo table keeps the
     worker busy with its computers).
@@ -45,11 +59,14 @@ def create_table(user, ruleset="okey51", options=None, mode=Table.Mode.ONLINE, m
     if not 5 <= move_time <= 600:
         raise TableError("bad_options")
     players = rules.default_seats
+    private = bool(private) and mode == Table.Mode.ONLINE
     with transaction.atomic():
         _check_creation_limit(user)
         table = Table.objects.create(
             ruleset=ruleset, options=options, mode=mode, creator=user, players=players,
             move_time=move_time, assisted=bool(assisted), bot_level=bot_level,
+            private=private, invite_code=new_invite_code() if private else "",
+            practice=bool(practice) and mode == Table.Mode.SOLO, quick=bool(quick) and mode == Table.Mode.ONLINE,
         )
         Seat.objects.bulk_create([
             Seat(table=table, index=index, user=user if index == 0 else None,
@@ -81,12 +98,21 @@ def _free_seat_order(table):
     return sorted(range(table.players), key=lambda i: (i != opposite, i))
 
 
-def join_table(user, table_id, seat_index=None):
+def invite_matches(table, code):
+    """True when `code` (str or None) opens private `table` (always True for a public one)."""
+    if not table.private:
+        return True
+    return isinstance(code, str) and bool(table.invite_code) and secrets.compare_digest(
+        code.strip().upper(), table.invite_code)
+
+
+def join_table(user, table_id, seat_index=None, invite=None):
     """Seat `user` at an open online table; returns the Seat (the same one if already seated).
 
     `seat_index` (int) asks for a given free seat; otherwise the seat facing the creator
-    is taken first. Raises TableError("not_found" | "table_not_open" | "table_full" |
-    "seat_taken").
+    is taken first. A private table needs its `invite` code (str); a rematch seats only
+    the humans it invited (`games.play.rematch`). Raises
+    TableError("not_found" | "table_not_open" | "invite_needed" | "table_full" | "seat_taken").
     """
     with commit.locked(table_id) as write:
         table = write.table
@@ -95,6 +121,10 @@ def join_table(user, table_id, seat_index=None):
             return seat
         if table.status != Table.Status.OPEN or table.mode != Table.Mode.ONLINE:
             raise TableError("table_not_open")
+        if not invite_matches(table, invite):
+            raise TableError("invite_needed")
+        if table.rematch_answers and str(user.pk) not in table.rematch_answers:
+            raise TableError("invite_needed")  # a rematch seats the humans of the match before it
         free = [s.index for s in write.seats if s.user_id is None and not s.bot_level]
         if not free:
             raise TableError("table_full")
@@ -111,7 +141,8 @@ def join_table(user, table_id, seat_index=None):
 
 
 def leave_table(user, table_id):
-    """Leave an open table before its match starts. The creator leaving closes the table.
+    """Leave an open table before its match starts. The creator leaving closes the table
+    (a quick-match table only once nobody else sits there).
 
     Returns None. Raises TableError("not_found" | "table_not_open" | "not_seated").
     """
@@ -122,14 +153,71 @@ def leave_table(user, table_id):
         seat = write.seat_of(user)
         if seat is None:
             raise TableError("not_seated")
-        if table.creator_id == user.pk:
+        others = [s for s in write.seats if s.user_id and s.user_id != user.pk]
+        if table.creator_id == user.pk and not (table.quick and others):
             table.status = Table.Status.CLOSED
             table.save(update_fields=["status"])
-        else:
+        else:  # a quick-match table is nobody's own: it waits on for the others
             seat.user = None
             seat.save(update_fields=["user"])
         write.notify()
         write.lobby_changed()
+
+
+def remove_player(user, table_id, seat_index):
+    """The creator frees seat `seat_index` (int) of another player before the match starts.
+
+    Returns the removed user. Raises TableError("not_found" | "not_creator" |
+    "table_not_open" | "seat_empty" | "cannot_remove_self").
+    """
+    with commit.locked(table_id) as write:
+        table = write.table
+        if table.creator_id != user.pk:
+            raise TableError("not_creator")
+        if table.status != Table.Status.OPEN:
+            raise TableError("table_not_open")
+        seat = next((s for s in write.seats if s.index == seat_index), None)
+        if seat is None or seat.user_id is None:
+            raise TableError("seat_empty")
+        if seat.user_id == user.pk:
+            raise TableError("cannot_remove_self")
+        removed = seat.user
+        seat.user = None
+        seat.save(update_fields=["user"])
+        write.notify()
+        write.lobby_changed()
+        return removed
+
+
+def leave_match(user, table_id):
+    """`user` leaves a running match for good (a confirmed "Leave the match").
+
+    Online: a computer (`table.bot_level`) plays the seat to the end; the seat stays the
+    user's, marked `left`, so the match is rated as an abandonment, last place
+    (`leaderboards.recording`, as for a player who never comes back, RULES.md §6). Solo:
+    the table closes, the match is never finished and counts nowhere. Returns the Table.
+    Raises TableError("not_found" | "table_not_open" | "not_seated").
+    """
+    with commit.locked(table_id) as write:
+        table = write.table
+        if table.status != Table.Status.PLAYING:
+            raise TableError("table_not_open")
+        seat = write.seat_of(user)
+        if seat is None:
+            raise TableError("not_seated")
+        if table.mode == Table.Mode.SOLO:
+            table.status = Table.Status.CLOSED
+            table.closed_reason = "left by the player"
+            table.save(update_fields=["status", "closed_reason"])
+        else:
+            seat.left = True
+            seat.autoplay = True
+            seat.consecutive_timeouts = 0
+            seat.save(update_fields=["left", "autoplay", "consecutive_timeouts"])
+        # A version bump: the deadline is re-armed for the computer when it is the seat's turn.
+        write.commit(refresh=True)
+        write.lobby_changed()
+        return table
 
 
 def start_match(user, table_id):
@@ -142,13 +230,20 @@ def start_match(user, table_id):
             raise TableError("not_creator")
         if table.status != Table.Status.OPEN:
             raise TableError("table_not_open")
-        for seat in write.seats:
-            if seat.user_id is None:
-                seat.bot_level = table.bot_level
-                seat.save(update_fields=["bot_level"])
-        seeding.start_match(write)
-        write.lobby_changed()
-        return write.game
+        return start_locked(write)
+
+
+def start_locked(write):
+    """Start the match of the open table held by `write` (a `commit.Write`): free seats
+    get computers (`table.bot_level`), round 0 is dealt. Returns the Game."""
+    table = write.table
+    for seat in write.seats:
+        if seat.user_id is None:
+            seat.bot_level = table.bot_level
+            seat.save(update_fields=["bot_level"])
+    seeding.start_match(write)
+    write.lobby_changed()
+    return write.game
 
 
 def close_table(table_id, reason, by=None):

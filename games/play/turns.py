@@ -130,6 +130,8 @@ def next_round(game_id, version):
         if write is None or write.table.status != Table.Status.PLAYING:
             return False
         seeding.begin_round(write, write.game.round.index + 1)
+        if not write.table.private and write.table.mode == Table.Mode.ONLINE:
+            write.lobby_changed()  # the lobby's running matches show the round being played
         return True
 
 

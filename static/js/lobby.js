@@ -19,6 +19,11 @@ export function showChosenOptions(form) {
     if (shown && el.dataset.length) shown = !!length && length.value === el.dataset.length;
     el.hidden = !shown;
   }
+  // "private" is for online tables, "practice" (no move clock) for solo ones
+  const mode = form.querySelector('[name="mode"]:checked');
+  for (const el of form.querySelectorAll("[data-modes]")) {
+    el.hidden = !!mode && !el.dataset.modes.split(" ").includes(mode.value);
+  }
 }
 
 function cell(text) {
@@ -49,6 +54,7 @@ function joinForm(table, csrf, label) {
  * @param {object} page {text: {join, empty, teams} (translated by the server), authenticated, csrf}
  */
 export function renderTables(body, tables, { text, authenticated, csrf }) {
+  tables = tables.filter((t) => !t.status || t.status === "open");
   body.replaceChildren();
   if (!tables.length) {
     const tr = document.createElement("tr");
@@ -71,6 +77,41 @@ export function renderTables(body, tables, { text, authenticated, csrf }) {
 }
 
 /**
+ * Fill the running tables' body (public matches to watch) from a `tables` frame.
+ * @param {HTMLElement} body the list's tbody
+ * @param {{id, status, ruleset, ruleset_name?, options?, seats?: {name, computer}[], round?, spectators?}[]} tables
+ * @param {object} page {text: {watch, computer, none_running, teams, round}}
+ */
+export function renderRunning(body, tables, { text }) {
+  const running = tables.filter((t) => t.status === "playing");
+  body.replaceChildren();
+  if (!running.length) {
+    const tr = document.createElement("tr");
+    tr.className = "empty";
+    const td = cell(text.none_running);
+    td.colSpan = 6;
+    tr.append(td);
+    body.append(tr);
+    return;
+  }
+  for (const t of running) {
+    const tr = document.createElement("tr");
+    tr.dataset.table = String(t.id);
+    const game = (t.ruleset_name || t.ruleset) + (t.options && t.options.teams ? ` · ${text.teams}` : "");
+    const seats = (t.seats || []).map((s) => (s.computer ? `${s.name} (${text.computer})` : s.name)).join(", ");
+    tr.append(cell(t.id), cell(game), cell(seats), cell(t.round == null ? "–" : t.round), cell(t.spectators || 0));
+    const td = document.createElement("td");
+    const a = document.createElement("a");
+    a.className = "button watch-link";
+    a.href = `/table/${t.id}/`;
+    a.textContent = text.watch;
+    td.append(a);
+    tr.append(td);
+    body.append(tr);
+  }
+}
+
+/**
  * Start the lobby's script on `doc`.
  * @param {Document} doc the lobby page
  * @param {object} [opts] {socketFactory(url) -> WebSocket-like} (tests)
@@ -79,9 +120,10 @@ export function renderTables(body, tables, { text, authenticated, csrf }) {
 export function startLobby(doc = document, { socketFactory } = {}) {
   const form = doc.querySelector("form.create-table");
   if (form) {
-    for (const name of ["ruleset", "rami_length"]) {
-      const field = form.querySelector(`[name="${name}"]`);
-      if (field) field.addEventListener("change", () => showChosenOptions(form));
+    for (const name of ["ruleset", "rami_length", "mode"]) {
+      for (const field of form.querySelectorAll(`[name="${name}"]`)) {
+        field.addEventListener("change", () => showChosenOptions(form));
+      }
     }
     showChosenOptions(form);
   }
@@ -97,7 +139,12 @@ export function startLobby(doc = document, { socketFactory } = {}) {
   const socket = new TableSocket({
     url: socketUrl(list.dataset.wsPath || "/ws/lobby/"),
     factory: socketFactory,
-    onFrame: (f) => { if (f.type === "tables") renderTables(body, f.tables || [], page); },
+    onFrame: (f) => {
+      if (f.type !== "tables") return;
+      renderTables(body, f.tables || [], page);
+      const running = doc.getElementById("running-tables");
+      if (running) renderRunning(running.querySelector("tbody"), f.tables || [], page);
+    },
   });
   doc.addEventListener("visibilitychange", () => { if (doc.visibilityState === "visible") socket.sync(); });
   return { socket };

@@ -245,11 +245,14 @@ async def test_a_spectator_gets_no_rack_and_cannot_play(alice, bob, carol, sessi
     await c.close()
 
 
-async def test_anonymous_or_foreign_origin_sockets_are_refused(alice, bob, session_cookie):
+async def test_anonymous_sockets_watch_and_foreign_origin_sockets_are_refused(alice, bob, session_cookie):
     table = await two_player_table(alice, bob)
     anonymous = Client(table.pk, None)
     connected, _ = await anonymous.connect()
-    assert not connected
+    assert connected  # a public table: anyone may watch
+    snap = await anonymous.recv_type("snapshot")
+    assert snap["view"]["seat"] is None and snap["view"]["rack"] == []
+    await anonymous.close()
     foreign = Client(table.pk, await database_sync_to_async(session_cookie)(alice), origin=b"http://evil.example")
     connected, _ = await foreign.connect()
     assert not connected

@@ -20,6 +20,7 @@ import { RackView } from "./rack.js";
 import { ScoreOverlay } from "./scores.js";
 import { Seats } from "./seats.js";
 import { StatusBar } from "./status.js";
+import { Watching } from "./watching.js";
 import { WorkingTable } from "./working-table.js";
 
 const CENTRES = { discards: DiscardsCentre, pile: PileCentre };
@@ -35,5 +36,5 @@ const TABLES = { "by-owner": OwnerMelds, working: WorkingTable };
 export function tableLayout(ctx) {
   const { centre, table } = ctx.controller.views;
   return [Prestart, StatusBar, AwayBanner, Seats, CENTRES[centre], TABLES[table], ErrorBox, OpeningInfo, Actions, RackView,
-    HistoryPanel, ScoreOverlay, FairDealPanel, ChatPanel, Comforts].map((View) => new View(ctx));
+    HistoryPanel, ScoreOverlay, FairDealPanel, ChatPanel, Comforts, Watching].map((View) => new View(ctx));
 }

@@ -7,8 +7,17 @@ import { seated } from "../selectors.js";
 import { playerName } from "../text.js";
 import { h } from "./dom.js";
 
+/** The creator's "Remove" form for another player's seat (posts to urls.remove + seat). */
+function removeForm(config, seat) {
+  const csrf = document.querySelector('#prestart input[name="csrfmiddlewaretoken"]');
+  if (!config.is_creator || !config.urls || !config.urls.remove || !csrf) return null;
+  return h("form", { method: "post", action: `${config.urls.remove}${seat}/`, class: "inline-form remove-form" },
+    h("input", { type: "hidden", name: "csrfmiddlewaretoken", value: csrf.value }),
+    h("button", { type: "submit", class: "remove-btn" }, _("Remove")));
+}
+
 export class Prestart {
-  constructor() { this.el = null; }
+  constructor(ctx = {}) { this.el = null; this.config = ctx.config || {}; }
 
   render(state) {
     const v = state.view;
@@ -19,7 +28,8 @@ export class Prestart {
     const players = v.players || [];
     if (list && players.length) {
       list.replaceChildren(...players.map((p, s) => h("li", { class: `${p.empty ? "free" : ""}${s === v.seat ? " me" : ""}`.trim(), dataset: { seat: String(s) } },
-        p.empty ? _("free seat") : playerName(v, s), s === v.seat ? ` (${_("you")})` : "")));
+        p.empty ? _("free seat") : playerName(v, s), s === v.seat ? ` (${_("you")})` : "",
+        p.user && s !== v.seat ? removeForm(this.config, s) : null)));
     }
     const join = document.getElementById("join-form");
     if (join) join.hidden = !players.some((p) => p.empty) || seated(state);

@@ -1,0 +1,87 @@
+"""Rematch: the same options offered to the same humans; each accepts or declines; the
+match starts once all answered or the answer time is over, computers in the free seats."""
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+
+from games import tasks
+from games.errors import TableError
+from games.models import Seat, Table
+from games.play import rematch, tables
+from tests.games.play.helpers import online_table, play_out
+
+pytestmark = pytest.mark.django_db
+
+
+def finished(creator, *others, **kwargs):
+    table = online_table(creator, *others, **kwargs)
+    play_out(table)
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    return table
+
+
+def humans(table):
+    return {s.index: s.user.username for s in Seat.objects.filter(table=table, user__isnull=False)}
+
+
+def test_one_accepts_one_declines_and_computers_fill_the_rest(alice, bob, carol):
+    old = finished(alice, bob, carol, options={"rounds": 1, "doubling": False})
+    new = rematch.offer(bob, old.pk)
+    assert new.options == old.options and new.move_time == old.move_time and new.creator == bob
+    assert new.status == Table.Status.OPEN and new.rematch_answers == {
+        str(bob.pk): "yes", str(alice.pk): None, str(carol.pk): None}
+    old.refresh_from_db()
+    assert old.rematch_table_id == new.pk
+    assert rematch.offer(alice, old.pk).pk == new.pk  # the one offered: alice accepts it
+    assert Table.objects.get(pk=new.pk).status == Table.Status.OPEN  # carol has not answered
+    rematch.answer(carol, new.pk, False)
+    new.refresh_from_db()
+    assert new.status == Table.Status.PLAYING
+    assert set(humans(new).values()) == {"alice", "bob"}
+    assert Seat.objects.filter(table=new, user__isnull=True, bot_level="normal").count() == 2
+
+
+def test_the_answer_time_over_the_rematch_starts_anyway(alice, bob):
+    old = finished(alice, bob)
+    new = rematch.offer(alice, old.pk)
+    assert tasks.rematch_start(new.pk) is False  # bob may still answer
+    Table.objects.filter(pk=new.pk).update(rematch_deadline=new.rematch_deadline - timedelta(seconds=600))
+    assert tasks.sweep()["rematches_started"] == 1
+    new.refresh_from_db()
+    assert new.status == Table.Status.PLAYING and set(humans(new).values()) == {"alice"}
+    with pytest.raises(TableError) as err:
+        rematch.answer(bob, new.pk, True)
+    assert err.value.code == "table_not_open"
+
+
+def test_only_the_matchs_humans_are_invited(alice, bob, carol):
+    old = finished(alice, bob)
+    with pytest.raises(TableError) as err:
+        rematch.offer(carol, old.pk)
+    assert err.value.code == "not_seated"
+    new = rematch.offer(alice, old.pk)
+    for attempt in (lambda: rematch.answer(carol, new.pk, True), lambda: tables.join_table(carol, new.pk)):
+        with pytest.raises(TableError):
+            attempt()
+    assert "carol" not in humans(new).values()
+    running = online_table(alice, bob)
+    with pytest.raises(TableError) as err:
+        rematch.offer(alice, running.pk)
+    assert err.value.code == "table_not_open"
+
+
+def test_rematch_through_the_pages(client, alice, bob):
+    old = finished(alice, bob)
+    client.force_login(alice)
+    page = client.get(reverse("table", args=[old.pk])).content.decode()
+    assert 'id="rematch-btn"' in page
+    response = client.post(reverse("table_rematch", args=[old.pk]))
+    old.refresh_from_db()
+    assert response["Location"] == reverse("table", args=[old.rematch_table_id])
+    assert 'id="quick-wait"' in client.get(response["Location"]).content.decode()
+    client.force_login(bob)
+    response = client.post(reverse("table_rematch_answer", args=[old.pk]), {"accept": "no"})
+    assert response["Location"] == reverse("lobby")
+    assert Table.objects.get(pk=old.rematch_table_id).status == Table.Status.PLAYING

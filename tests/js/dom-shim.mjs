@@ -3,6 +3,18 @@
 // compound selectors (tag, #id, .class, [attr] / [attr="v"]) with descendant spaces.
 // Import it before the table modules: it defines document, window, Node, CSS.
 
+// The apps under test keep their clock tick, heartbeat and reconnect timers running and
+// the tests never stop them: unref'd, those timers cannot hold the test process open for
+// the whole heartbeat period after the last test has finished.
+for (const name of ["setInterval", "setTimeout"]) {
+  const original = globalThis[name];
+  globalThis[name] = (...args) => {
+    const timer = original(...args);
+    if (timer && typeof timer.unref === "function") timer.unref();
+    return timer;
+  };
+}
+
 class Node {
   constructor() { this.parentElement = null; this.childNodes = []; }
   get textContent() { return this.childNodes.map((c) => c.textContent).join(""); }

@@ -35,7 +35,10 @@ def test_bad_frames_get_their_close_codes_through_daphne(page, live_server_url):
     assert page.evaluate(PROBE, [[[0xFF, 0xFE, 0xFD]], 5000]) == [1007, []]
     # cheap frames (no database work), so the close handshake is not held up behind them
     code, errors = page.evaluate(PROBE, [['{"type": "teleport"}'] * 400, 5000])
-    assert code == 1008 and errors.count("rate_limited") == 10 and errors.count("bad_frame") == 30
+    # the burst (30) is answered, plus what the bucket refills (10/s) while the flood is read,
+    # at most the 5 s this probe waits; then 10 rate_limited answers and the 1008
+    assert code == 1008 and errors.count("rate_limited") == 10
+    assert 30 <= errors.count("bad_frame") <= 30 + 10 * 5
     assert page.evaluate(PROBE, [["[" * 1000 + "]" * 1000, '{"type": "teleport"}'], 1500]) == \
         ["open", ["bad_frame", "bad_frame"]]
 

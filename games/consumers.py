@@ -1,9 +1,11 @@
 """Thin WebSocket consumers (PROTOCOL.md): authenticate, validate frames, hand actions to
 `games.play`, send each socket its own seat's view.
 
-Group messages carry only a version (and public round results); every consumer builds
-its own snapshot with `games.snapshot`, so rack contents never pass through a group
-(ARCHITECTURE.md invariant 3).
+The writer builds each version's views once (`games.play.commit`): a seated user's view
+arrives on that user's own group at the table (`seat_group`), the spectators' public view
+on the table group, so rack contents never pass through a table-wide group
+(ARCHITECTURE.md invariant 3) and a socket forwards the view it receives. `sync` and a new
+connection read a fresh snapshot with `games.snapshot`.
 """
 import json
 import time
@@ -19,8 +21,8 @@ from accounts.session_sockets import SessionSocketMixin
 from games.chat import service as chat
 from games.errors import TableError, error_message
 from games.play import presence, turns
-from games.play.commit import LOBBY_GROUP
-from games.snapshot import open_tables, snapshot
+from games.play.commit import LOBBY_GROUP, lobby_frame, seat_group
+from games.snapshot import localize, snapshot
 
 MAX_FRAME_CHARS = 16 * 1024
 MAX_REMEMBERED_IDS = 256
@@ -91,6 +93,8 @@ class TableConsumer(SessionSocketMixin, AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(self.user_group, self.channel_name)
+        self.seat_group = seat_group(self.table_id, user.pk)
+        await self.channel_layer.group_add(self.seat_group, self.channel_name)
         await self.accept()
         # The broadcast of our own connection carries our channel name: this socket sends
         # its snapshot once, here, not again when that broadcast comes back.
@@ -105,6 +109,8 @@ class TableConsumer(SessionSocketMixin, AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
         await self.channel_layer.group_discard(self.user_group, self.channel_name)
+        if hasattr(self, "seat_group"):
+            await self.channel_layer.group_discard(self.seat_group, self.channel_name)
         if self.seat is not None:
             await database_sync_to_async(presence.set_connected)(self.user, self.table_id, False)
 
@@ -119,6 +125,13 @@ class TableConsumer(SessionSocketMixin, AsyncWebsocketConsumer):
         self.seat = seat
         self.sent_version = max(self.sent_version, version)
         await self.send_frame({"type": "snapshot", "version": version, "view": view})
+
+    async def send_view(self, version, view, seat):
+        """Send a view the writer built (`seat`: its seat index, None for the public view)
+        as this socket's snapshot, its computers named in the socket's language."""
+        self.seat = seat
+        self.sent_version = max(self.sent_version, version)
+        await self.send_frame({"type": "snapshot", "version": version, "view": localize(view, self.language)})
 
     async def send_error(self, code, frame_id=None):
         with translation.override(self.language):
@@ -203,7 +216,10 @@ class TableConsumer(SessionSocketMixin, AsyncWebsocketConsumer):
             answer = {"type": "ack", "id": frame_id, "version": outcome.version}
             self._remember(frame_id, answer)
             await self.send_frame(answer)
-            await self.send_snapshot()
+            if outcome.view is not None:
+                await self.send_view(outcome.version, outcome.view, self.seat)
+            else:
+                await self.send_snapshot()
             if outcome.round_end:
                 await self.send_round_end(outcome.round_end)
             return
@@ -239,13 +255,27 @@ class TableConsumer(SessionSocketMixin, AsyncWebsocketConsumer):
     # ------------------------------------------------------------ group events
 
     async def table_update(self, event):
-        """Group message from `games.play.commit`: {version, refresh, origin?, round_end?}.
+        """Table group message from `games.play.commit`: {version, refresh, origin?,
+        round_end?, view (the public view), seated (user ids that get their own view on
+        their seat group instead)}."""
+        if getattr(self.user, "pk", None) in event.get("seated", ()):
+            return
+        await self._forward(event, None)
 
-        A refresh that this socket's own connection caused (`origin`) is skipped: the
-        socket already sent that snapshot."""
+    async def table_view(self, event):
+        """Seat group message from `games.play.commit`: {version, refresh, origin?,
+        round_end?, view (this user's seat's view), seat}."""
+        await self._forward(event, event["seat"])
+
+    async def _forward(self, event, seat):
+        # A refresh that this socket's own connection caused (`origin`) is skipped: the
+        # socket already sent that snapshot.
         own = event.get("origin") == self.channel_name
         if event["version"] > self.sent_version or (event.get("refresh") and not own):
-            await self.send_snapshot()
+            if "view" in event:
+                await self.send_view(event["version"], event["view"], seat)
+            else:
+                await self.send_snapshot()
         if event.get("round_end"):
             await self.send_round_end(event["round_end"])
 
@@ -274,7 +304,8 @@ class TableConsumer(SessionSocketMixin, AsyncWebsocketConsumer):
 class LobbyConsumer(AsyncWebsocketConsumer):
     """`/ws/lobby/`: the list of open online tables, re-sent on every change.
 
-    Server frame: {"type": "tables", "tables": [...games.snapshot.open_tables()]}. A client
+    Server frame: {"type": "tables", "tables": [...games.snapshot.open_tables()]}, built once
+    per change by the writer and forwarded as it is (`lobby_update`). A client
     may send {"type": "sync"} to get it again.
     """
 
@@ -289,8 +320,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def send_tables(self):
-        tables = await database_sync_to_async(open_tables)()
-        await self.send(text_data=_dumps({"type": "tables", "tables": tables}))
+        await self.send(text_data=await database_sync_to_async(lobby_frame)())
 
     async def receive(self, text_data=None, bytes_data=None):
         # At most one client-requested refresh per second: the list is pushed on changes anyway.
@@ -301,5 +331,9 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.send_tables()
 
     async def lobby_update(self, event):
-        """Group message: the open tables changed."""
-        await self.send_tables()
+        """Group message from `games.play.commit.Write.lobby_changed`: {frame (the `tables`
+        frame, serialised once for every lobby socket)}."""
+        if "frame" in event:
+            await self.send(text_data=event["frame"])
+        else:
+            await self.send_tables()

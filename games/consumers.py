@@ -11,6 +11,7 @@ import json
 import time
 from collections import OrderedDict
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -53,7 +54,23 @@ def _dumps(frame):
     return json.dumps(frame, separators=(",", ":"))
 
 
-class TableConsumer(SessionSocketMixin, AsyncWebsocketConsumer):
+class DirectDispatch:
+    """Dispatch each message straight to its handler.
+
+    Channels' own `dispatch` first runs `close_old_connections` through `sync_to_async`,
+    i.e. on the process's one database thread, for every message: each forwarded view
+    then queued behind every database call of the process. Our handlers reach the
+    database only through `database_sync_to_async`, which closes old connections itself
+    before and after each call."""
+
+    async def dispatch(self, message):
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class TableConsumer(DirectDispatch, SessionSocketMixin, AsyncWebsocketConsumer):
     """`/ws/table/<id>/`: one player's (or spectator's) live connection to a table.
 
     Client frames: `action` {id, version, action}, `sync`, `resume` (take the seat back
@@ -301,7 +318,7 @@ class TableConsumer(SessionSocketMixin, AsyncWebsocketConsumer):
         await self.close(code=KICK_CLOSE_CODE)
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
     """`/ws/lobby/`: the list of open online tables, re-sent on every change.
 
     Server frame: {"type": "tables", "tables": [...games.snapshot.open_tables()]}, built once

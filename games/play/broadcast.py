@@ -43,8 +43,11 @@ def _background_loop():
 
 def _server_loop():
     # The loop of the `sync_to_async` call this thread runs for, when it is still running.
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    return loop if loop is not None and loop.is_running() else None
+    local = SyncToAsync.threadlocal
+    loop = getattr(local, "main_event_loop", None)
+    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid() or not loop.is_running():
+        return None
+    return loop
 
 
 def send(messages):

@@ -36,9 +36,16 @@ chromium:
 node:
 	@command -v node >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null; }
 
-test: .venv/.installed services chromium node
+# The suite runs on TEST_WORKERS pytest-xdist workers, one test file per worker at a time
+# (module-scoped servers and browsers stay with their file); each worker has its own test
+# database (pytest-django suffixes the name) and its own Celery queue and channel prefix
+# (tests/conftest.py keys them by process). Most tests wait on sockets, servers and the
+# browser, so three workers keep two cores busy.  TEST_WORKERS=0 runs in one process.
+TEST_WORKERS ?= 3
+
+test: .venv/.installed services chromium node lint
 	node --test tests/js/
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m pytest $(PYTEST_ARGS)
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # Developers' quick run: the pure engine and bot tests with the embedded settings and no
 # service at all (no PostgreSQL, Redis nor browser; it passes with them down).  It needs
@@ -47,7 +54,6 @@ test: .venv/.installed services chromium node
 check: .venv/.installed
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest tests/engine tests/bots $(PYTEST_ARGS)
 
-# ruff (configured in pyproject.toml) on the code that is clean under it so far.
-LINT_PATHS ?= games/bots games/management/commands/selfplay.py bench tests/bots
+# ruff (configured in pyproject.toml) on the whole repository; `make test` runs it first.
 lint: .venv/.installed
-	$(PY) -m ruff check $(LINT_PATHS)
+	$(PY) -m ruff check .

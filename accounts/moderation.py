@@ -18,8 +18,7 @@ from django.db import models, transaction
 from django.db.models import Q
 from django.dispatch import Signal
 from django.shortcuts import render
-from django.utils import timezone
-from django.utils import formats
+from django.utils import formats, timezone
 from django.utils.translation import gettext, gettext_lazy as _
 
 log = logging.getLogger("okeysite.moderation")

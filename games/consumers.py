@@ -21,7 +21,7 @@ from accounts.moderation import KICK_CLOSE_CODE, active_suspension, suspension_m
 from accounts.session_sockets import SessionSocketMixin
 from games.chat import service as chat
 from games.errors import TableError, error_message
-from games.play import presence, turns
+from games.play import presence, seeding, turns
 from games.play.commit import LOBBY_GROUP, lobby_frame, seat_group
 from games.snapshot import localize, snapshot
 
@@ -74,9 +74,10 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, AsyncWebsocketConsumer):
     """`/ws/table/<id>/`: one player's (or spectator's) live connection to a table.
 
     Client frames: `action` {id, version, action}, `sync`, `resume` (take the seat back
-    from autoplay), `chat` {text}, `report` {user?, reason?}. Server frames: `snapshot`,
-    `ack`, `error`, `round_end`, `chat_history` {lines}, `chat` {id, user, name, text, at},
-    `chat_removed` {id}, `reported`. Any error leaves the connection usable. A suspended
+    from autoplay), `chat` {text}, `report` {user?, reason?}, `seed` {round, seed}.
+    Server frames: `snapshot`, `ack`, `error`, `round_end`, `chat_history` {lines}, `chat`
+    {id, user, name, text, at}, `chat_removed` {id}, `reported`, `seeding` {round,
+    commitment, deadline, sent}, `seeded` {round, seed}. Any error leaves the connection usable. A suspended
     user's sockets are closed with code 4403, and those of a login session that ended
     (logout, password change, expiry) with 4401 (`SessionSocketMixin`).
     """
@@ -203,6 +204,8 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, AsyncWebsocketConsumer):
             await self.receive_chat(frame)
         elif kind == "report":
             await self.receive_report(frame)
+        elif kind == "seed":
+            await self.receive_seed(frame)
         else:
             await self.send_error("bad_frame", frame.get("id") if isinstance(frame.get("id"), str) else None)
 
@@ -260,6 +263,25 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, AsyncWebsocketConsumer):
             return
         await self.send_frame({"type": "reported"})
 
+    async def receive_seed(self, frame):
+        """`seed` {round, seed, id?}: this seat's client seed for the round's seeding window
+        (`games.play.seeding.submit_seed`); answered `seeded` {round, seed (canonical)} or
+        `error` (`not_seated`, `seed_closed`, `bad_seed`, `bad_frame`)."""
+        frame_id = frame.get("id") if isinstance(frame.get("id"), str) else None
+        number = frame.get("round")
+        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+            await self.send_error("bad_frame", frame_id)
+            return
+        outcome = await database_sync_to_async(seeding.submit_seed)(self.user, self.table_id, number,
+                                                                    frame.get("seed"))
+        if not outcome.ok:
+            await self.send_error(outcome.code, frame_id)
+            return
+        answer = {"type": "seeded", "round": number, "seed": outcome.seed}
+        if frame_id is not None:
+            answer["id"] = frame_id
+        await self.send_frame(answer)
+
     async def send_chat_error(self, exc):
         with translation.override(self.language):
             await self.send_frame({"type": "error", "code": exc.code, "message": exc.message()})
@@ -295,6 +317,11 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, AsyncWebsocketConsumer):
                 await self.send_snapshot()
         if event.get("round_end"):
             await self.send_round_end(event["round_end"])
+
+    async def table_seeding(self, event):
+        """Group message from `games.play.seeding`: a round's commitment before its deal."""
+        if event.get("seeding"):
+            await self.send_frame(dict(event["seeding"], type="seeding"))
 
     async def chat_message(self, event):
         """Group message from `games.chat.service`: one public chat line."""

@@ -44,6 +44,8 @@ ERROR_MESSAGES = {
     "bad_frame": _("Malformed message."),
     "not_seated": _("You are not seated at this table."),
     "rate_limited": _("Too many messages; slow down."),
+    "bad_seed": _("That seed cannot be used: at most 64 letters, digits, punctuation marks, symbols or spaces."),
+    "seed_closed": _("Seeds for this round are no longer accepted: it is dealt, or not committed yet."),
     # table management (TableError)
     "not_started": _("The match has not started yet."),
     "table_not_open": _("This table is no longer open."),

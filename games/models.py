@@ -200,7 +200,8 @@ class Game(models.Model):
     """The live state of a table: one row, locked and version-checked by every write.
 
     `deadline` + `deadline_kind` is the single timer (ARCHITECTURE.md invariant 5):
-    `move` (a human's turn time), `bot` (a computer's next action), `next_round`.
+    `move` (a human's turn time), `bot` (a computer's next action), `next_round`, `seed`
+    (the seeding window before a deal, `games.play.seeding`).
     """
 
     class Deadline(models.TextChoices):
@@ -208,6 +209,7 @@ class Game(models.Model):
         MOVE = "move", "move"
         BOT = "bot", "bot"
         NEXT_ROUND = "next_round", "next round"
+        SEED = "seed", "seeding window"
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE)

@@ -18,6 +18,7 @@ from games import history
 from games.engine import api
 from games.errors import TableError
 from games.models import BOT_LEVEL_CHOICES, Game, Move, Seat, Table
+from games.play import rounds
 
 log = logging.getLogger("games.snapshot")
 
@@ -103,7 +104,8 @@ def view_for(game, table, seats, seat_index, moves=None):
     """The view of seat `seat_index` (None: a spectator) from loaded rows (PROTOCOL.md
     "The view"): `api.view(position, seat)` plus version, deadline (epoch ms),
     deadline_kind, players (`players_info`), totals, table_id, status, mode, round_index,
-    rounds, commitment, seed (only once the round is over), assisted, move_time,
+    rounds, commitment, seed (only once the round is over), seeding (`rounds.seeding_frame`, while a seeding window is
+    open), assisted, move_time,
     creator_seat, team_totals (okey51 teams, else None), round_end (`round_end_frame`, once
     the round is over), moves (the round's move history as this seat may see it,
     `history.public_moves`, when `moves` — the rows of `recent_moves` — are given) and, on
@@ -142,6 +144,8 @@ def view_for(game, table, seats, seat_index, moves=None):
             view["penalty_tiles"] = []
     if rnd and rnd.is_over:
         view["round_end"] = round_end_frame(game, table)
+    if game.deadline_kind == Game.Deadline.SEED:  # the next round's commitment, before its deal
+        view["seeding"] = rounds.seeding_frame(game)
     if moves is not None:
         dealt = (rnd.initial_position or {}) if rnd else {}
         view["moves"] = history.public_moves(moves, seat_index, dealt.get("pile") or ())

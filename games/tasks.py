@@ -1,4 +1,4 @@
-"""Celery tasks: computer turns, move timeouts, next rounds and the sweeper.
+"""Celery tasks: computer turns, move timeouts, next rounds, seeding windows and the sweeper.
 
 The commit path sends the timer tasks by name (`games.play.commit.TIMER_TASKS`). Each
 carries the game version it was armed for and does nothing when the version has moved
@@ -7,7 +7,7 @@ hence `acks_late` with `reject_on_worker_lost`.
 """
 from celery import shared_task
 
-from games.play import turns
+from games.play import seeding, turns
 
 TIMER_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
@@ -28,6 +28,12 @@ def turn_timeout(game_id, version):
 def next_round(game_id, version):
     """Deal the next round after the score table pause. Returns bool (dealt)."""
     return turns.next_round(game_id, version)
+
+
+@shared_task(name="games.tasks.seeding_timeout", **TIMER_OPTIONS)
+def seeding_timeout(game_id, version):
+    """The seeding window before a deal passed: deal with the seeds that arrived. Returns bool (dealt)."""
+    return seeding.close_window(game_id, version)
 
 
 @shared_task(name="games.tasks.sweep", ignore_result=True)

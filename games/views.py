@@ -83,6 +83,7 @@ def _table_config(request, table, seat_index):
             "leave": reverse("table_leave", args=[table.pk]),
             "start": reverse("table_start", args=[table.pk]),
             "match": reverse("match", args=[table.pk]),
+            "record": reverse("match_record", args=[table.pk]),
             "jsi18n": reverse("javascript-catalog"),
         },
     }

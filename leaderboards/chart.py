@@ -57,7 +57,8 @@ def rating_svg(series, title=""):
         parts.append(f'<circle cx="{x(len(points) - 1, len(points), last_t):.1f}" cy="{y(last_v):.1f}" r="3.5" '
                      f'fill="{colour}"/>')
         parts.append(f'<rect x="{legend_x}" y="8" width="12" height="12" fill="{colour}"/>')
-        parts.append(f'<text x="{legend_x + 16}" y="18" font-size="12" fill="#222">{escape(ruleset_name(ruleset))}</text>')
+        parts.append(f'<text x="{legend_x + 16}" y="18" font-size="12" fill="#222">'
+                     f'{escape(ruleset_name(ruleset))}</text>')
         legend_x += 90
     parts.append("</svg>")
     return "".join(parts)

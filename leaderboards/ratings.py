@@ -25,8 +25,8 @@ def places(ruleset, totals, abandoned=()):
 
     Rulesets whose `higher_wins` (rami) rank the highest total first, the others (okey)
     the lowest (RULES.md §3–5).
-    Equal totals share a place (dense: the next place is the next number). Seats in `abandoned` (a computer finished the match for them)
-    take a shared last place behind everyone else, whatever their total.
+    Equal totals share a place (dense: the next place is the next number). Seats in `abandoned`
+    (a computer finished the match for them) take a shared last place behind everyone else, whatever their total.
     Returns a list of ints, one per seat.
     """
     sign = -1 if api.ruleset(ruleset).higher_wins else 1

@@ -234,6 +234,9 @@ OKEY_BOT_STEP_DELAY = env_float("OKEY_BOT_STEP_DELAY", 0.4)  # between actions i
 OKEY_NEXT_ROUND_DELAY = env_float("OKEY_NEXT_ROUND_DELAY", 8.0)
 # a player whose last socket closes in their own turn: the computer plays it this much later (at most their clock)
 OKEY_DISCONNECT_GRACE = env_float("OKEY_DISCONNECT_GRACE", 5.0)
+# The seeding window before each deal (docs/fair-deals.md §1): the seats' browsers send
+# their client seeds after seeing the round's commitment; 0 deals at once with empty seeds.
+OKEY_SEED_WINDOW = env_float("OKEY_SEED_WINDOW", 3.0)
 OKEY_DEFAULT_MOVE_TIME = int(env_float("OKEY_DEFAULT_MOVE_TIME", 30))  # RULES.md §6, D-16
 OKEY_RULESETS = env_list("OKEY_RULESETS", "okey51,okey17,rami")  # offered in the lobby form (comma list)
 OKEY_SERVE_STATIC = env_bool("OKEY_SERVE_STATIC", DEBUG or EMBEDDED)

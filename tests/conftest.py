@@ -122,3 +122,9 @@ def staff(django_user_model):
     user = django_user_model.objects.create_superuser("mod", "mod@example.com", "pw-mod-1234")
     TOTP.activate(user, generate_totp_secret())
     return user
+
+
+@pytest.fixture(autouse=True)
+def _no_seeding_window(settings):
+    """Deal at once (OKEY_SEED_WINDOW 0): the tests of the seeding window set their own."""
+    settings.OKEY_SEED_WINDOW = 0

@@ -102,8 +102,8 @@ def post(user, table_id, text):
     """Store and broadcast a chat line of `user` at table `table_id`.
 
     The text is cleaned first (`clean_text`: no bidi controls, at most MAX_COMBINING
-    combining marks per character). Checks in order: text is a non-empty string (`chat_empty`), at most MAX_CHARS characters
-    (`chat_too_long`), the user is seated there (`not_seated`), not muted or suspended
+    combining marks per character). Checks in order: text is a non-empty string (`chat_empty`),
+    at most MAX_CHARS characters (`chat_too_long`), the user is seated there (`not_seated`), not muted or suspended
     (`muted`, with the reason), at most RATE_COUNT lines in RATE_SECONDS (`rate_limited`).
     Returns the line payload (`line_payload`). Raises ChatError(code).
     """

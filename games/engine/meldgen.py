@@ -17,7 +17,6 @@ from typing import Callable, Iterator
 from .melds import MeldRules
 from .tiles import COLOURS, NUMBERS
 
-
 SET_LIMIT = 48
 """Sets of melds one search yields at most (the legal-action openings are bounded by it)."""
 NODE_BUDGET = 3000

@@ -289,7 +289,9 @@ def resolve(tiles: Sequence[str], rules, indicator: str | None = None) -> list[s
     return None
 
 
-def _candidates(tiles: list[str], holes: list[int], fixed: dict[int, Face], rules: MeldRules) -> Iterable[dict[int, str]]:
+def _candidates(
+    tiles: list[str], holes: list[int], fixed: dict[int, Face], rules: MeldRules
+) -> Iterable[dict[int, str]]:
     """Assignments of faces to wild positions, most natural first."""
     n = len(tiles)
     if not fixed:

@@ -45,6 +45,7 @@ TIMER_TASKS = {  # sent by name: the writer never imports games.tasks
     Game.Deadline.MOVE: "games.tasks.turn_timeout",
     Game.Deadline.BOT: "games.tasks.bot_turn",
     Game.Deadline.NEXT_ROUND: "games.tasks.next_round",
+    Game.Deadline.SEED: "games.tasks.seeding_timeout",
 }
 
 
@@ -144,6 +145,18 @@ class Write:
         self._lobby_scheduled = True
         transaction.on_commit(_send_lobby)
 
+    def open_seeding(self, deadline):
+        """Open the seeding window of the next deal (`games.play.seeding`) until `deadline`
+        (aware datetime): the `seed` deadline, a version bump whose snapshots carry the
+        window (`refresh`), and its timer; `_arm` keeps that deadline until the deal."""
+        self._set_deadline(Game.Deadline.SEED, deadline, turn=None)
+        self.commit(refresh=True)
+
+    def end_seeding(self):
+        """The seeding window is over (its round is being dealt, or it has nothing left to
+        deal): the next `commit` arms the deadline of the state it reaches."""
+        self._set_deadline(Game.Deadline.NONE, None, turn=None)
+
     def resend_timer(self):
         """Send the stored deadline's timer again for the same version (it fired early)."""
         self._schedule_timer()
@@ -162,7 +175,8 @@ class Write:
     def _arm(self, now, round_ended, computer_acted):
         """Set the one deadline for the state just reached (ARCHITECTURE.md invariant 5).
 
-        No deadline once the table stopped (closed, match finished) or before a deal. A
+        No deadline once the table stopped (closed, match finished) or before a deal; an
+        open seeding window keeps its `seed` deadline (the deal clears it first). A
         round just over: the next round's deal after OKEY_NEXT_ROUND_DELAY. A new turn:
         a computer-played seat moves after OKEY_BOT_DELAY (three times that on autoplay,
         so the player can come back), a human gets the table's move time (D-16). Within a
@@ -177,6 +191,8 @@ class Write:
         """
         game, table = self.game, self.table
         position = game.position
+        if table.status == Table.Status.PLAYING and game.deadline_kind == Game.Deadline.SEED:
+            return  # a seeding window keeps its deadline until the deal (games.play.seeding)
         if table.status != Table.Status.PLAYING or position is None:
             self._set_deadline(Game.Deadline.NONE, None, turn=None)
         elif api.is_over(position):
@@ -294,6 +310,12 @@ def send_timer(kind, game_id, version, deadline):
         celery_app.send_task(TIMER_TASKS[kind], args=(game_id, version), countdown=countdown)
     except Exception:  # noqa: BLE001 - a lost timer is the sweeper's to re-arm, never the move's to undo
         log.exception("could not schedule %s for game %s", kind, game_id)
+
+
+def send_to_table(table, message):
+    """Send group `message` (a dict with a Channels "type") to `table`'s sockets after
+    commit; public data only (ARCHITECTURE.md invariant 3)."""
+    _on_commit_send([(table.group_name, message)])
 
 
 def _update(version, refresh, origin, round_end):

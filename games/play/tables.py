@@ -15,7 +15,7 @@ from games.chat.service import system_line
 from games.engine import api
 from games.errors import TableError
 from games.models import Game, Seat, Table
-from games.play import commit, rounds
+from games.play import commit, seeding
 
 log = logging.getLogger("games.play")
 
@@ -59,7 +59,7 @@ def create_table(user, ruleset="okey51", options=None, mode=Table.Mode.ONLINE, m
         Game.objects.create(table=table)
         with commit.locked(table.pk) as write:
             if mode == Table.Mode.SOLO:
-                write.commit(rounds.start_match(write.game, write.table))
+                seeding.start_match(write)
                 return write.table
             write.lobby_changed()
     return table
@@ -146,7 +146,7 @@ def start_match(user, table_id):
             if seat.user_id is None:
                 seat.bot_level = table.bot_level
                 seat.save(update_fields=["bot_level"])
-        write.commit(rounds.start_match(write.game, table))
+        seeding.start_match(write)
         write.lobby_changed()
         return write.game
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games.engine import api
 from games.models import Game, Move, Table
-from games.play import commit, computer, rounds
+from games.play import commit, computer, seeding
 from leaderboards.recording import record_pending
 
 log = logging.getLogger("games.play")
@@ -124,14 +124,14 @@ def run_bot_turn(game_id, version):
 
 
 def next_round(game_id, version):
-    """Deal the next round of the match (Celery `next_round`, OKEY_NEXT_ROUND_DELAY after
-    the last one ended; the first seat rotates, RULES.md §1). Does nothing (returns False)
-    if the version moved on or the table no longer plays. Returns True when it dealt."""
+    """Begin the next round of the match (Celery `next_round`, OKEY_NEXT_ROUND_DELAY after
+    the last one ended; the first seat rotates, RULES.md §1): committed, then dealt at once
+    or after its seeding window (`seeding.begin_round`). Does nothing (returns False) if
+    the version moved on or the table no longer plays. Returns True when it began it."""
     with commit.locked_timer(game_id, version, Game.Deadline.NEXT_ROUND) as write:
         if write is None or write.table.status != Table.Status.PLAYING:
             return False
-        game = write.game
-        write.commit(rounds.deal_round(game, write.table, game.match, game.round.index + 1))
+        seeding.begin_round(write, write.game.round.index + 1)
         return True
 
 

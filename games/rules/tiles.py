@@ -72,8 +72,8 @@ def tile_view(text: str, ruleset: str, indicator: str | None = None) -> dict:
         else:
             title = name
     classes.append(f"c-{colour}")
-    html = format_html('<span class="{}" data-tile="{}" title="{}" role="img" aria-label="{}"><span class="num">{}</span>'
-                       '{}{}</span>', " ".join(classes), text, title, title, label,
+    html = format_html('<span class="{}" data-tile="{}" title="{}" role="img" aria-label="{}">'
+                       '<span class="num">{}</span>{}{}</span>', " ".join(classes), text, title, title, label,
                        format_html('<span class="mark" aria-hidden="true">{}</span>', mark) if mark else "",
                        mark_safe('<span class="wild-mark" aria-hidden="true">★</span>') if wild else "")
     return {"text": text, "classes": " ".join(classes), "label": label, "mark": mark, "wild": wild,

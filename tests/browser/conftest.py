@@ -59,10 +59,12 @@ def base_env(**overrides: str) -> dict:
     """The test process's environment without its database/broker settings, plus overrides:
     short computer delays so a round ends quickly, and a long pause before the next round
     (no test plays past one round) so that the score table stays up while the test looks
-    for it: with the fast rami bots and a 1 s pause a loaded machine could miss it."""
+    for it: with the fast rami bots and a 1 s pause a loaded machine could miss it. The
+    seeding window is long enough for a loaded machine to show the commitment before the
+    deal; the table's browser sends its seed within 1.5 s, which deals at once."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE")}
     env.update(OKEY_BOT_DELAY="0.05", OKEY_BOT_STEP_DELAY="0.02", OKEY_NEXT_ROUND_DELAY="15",
-               OKEY_RULESETS="okey51,okey17,rami", PYTHONUNBUFFERED="1")
+               OKEY_SEED_WINDOW="10", OKEY_RULESETS="okey51,okey17,rami", PYTHONUNBUFFERED="1")
     env.update(overrides)
     return env
 
@@ -76,8 +78,8 @@ def serve(workdir: Path, env: dict, name: str = "server", worker: bool = False):
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL)
     port = _free_port()
-    commands = {name: [sys.executable, "-m", "daphne", "--websocket-max-message-size", "65536", "-b", "127.0.0.1", "-p", str(port),
-                       "okeysite.asgi:application"]}
+    commands = {name: [sys.executable, "-m", "daphne", "--websocket-max-message-size", "65536",
+                       "-b", "127.0.0.1", "-p", str(port), "okeysite.asgi:application"]}
     if worker:
         commands[f"{name}-worker"] = [sys.executable, "-m", "celery", "-A", "okeysite", "worker", "-B",
                                       "--pool", "solo", "--loglevel", "INFO",

@@ -1,11 +1,14 @@
-"""A solo round on the real server, then what a player does to trust it: press Verify on
-the match page and see ✔ (the deal is redone in the browser with Web Crypto), open the
-replay and step to the last move, download the record and check it with the standalone
-`python3 fairdeal.py`, and replay the downloaded file on the replay page.
+"""A solo round on the real server, then what a player does to trust it: see the round's
+commitment in the table's fair-deal panel before the deal and send their own seed, press
+Verify on the table after the round and on the match page and see ✔ (the deal is redone
+in the browser with Web Crypto, and checked against the commitment shown and the seed
+sent), open the replay and step to the last move, download the record and check it with
+the standalone `python3 fairdeal.py`, and replay the downloaded file on the replay page.
 
 The table's UI is being redesigned elsewhere, so the test never plays through it: the
-player leaves the table right after creating it, and the computer plays the seat to the
+player leaves the table right after the deal, and the computer plays the seat to the
 end of the round (RULES.md §6: a disconnected player's seat is played by a computer)."""
+import json
 import re
 import subprocess
 import sys
@@ -19,6 +22,7 @@ from tests.browser.conftest import register, shot
 ROOT = Path(__file__).resolve().parents[2]
 ROUND_SECONDS = 240
 SIZES = {"phone": (390, 844), "desktop": (1366, 800)}
+OWN_SEED = "Ayşe'nin şanslı taşı 🀄"
 
 
 def wait_for_round_end(page, url, deadline):
@@ -43,11 +47,40 @@ def test_a_solo_round_verifies_in_the_browser_replays_and_its_record_checks(page
     page.wait_for_url(re.compile(r"/table/\d+/$"))
     table_id = int(re.search(r"/table/(\d+)/$", page.url).group(1))
     match_url = f"{live_server_url}/table/{table_id}/match/"
+    # before the deal: the commitment and a fresh seed of this browser, which the player changes
+    panel = page.locator("#fair-deal")
+    page.locator("#fd-seed").focus()  # the player edits: the proposal no longer goes out by itself
+    expect(panel).to_have_attribute("data-phase", "seeding")
+    shown = page.locator("#fd-commitment").inner_text()
+    assert re.fullmatch(r"[0-9a-f]{64}", shown)
+    assert page.locator("#rack .tile").count() == 0
+    proposed = page.locator("#fd-seed").input_value()
+    assert re.fullmatch(r"[0-9a-f]{32}", proposed)
+    page.locator("#fd-seed").fill(OWN_SEED)
+    shot(page, "table-seeding")
+    page.click("#fd-send")
+    expect(panel).to_have_attribute("data-phase", "dealt")
+    expect(page.locator("#rack .tile").first).to_be_visible()
+    assert page.locator("#fd-commitment").inner_text() == shown
+    kept = page.evaluate(f"JSON.parse(localStorage.getItem('okeysite:fairdeal:{table_id}:1'))")
+    assert kept == {"seat": 0, "commitment": shown, "client_seed": OWN_SEED}
+    shot(page, "table-fair-deal")
     # the commitment is on the match page from the deal on, the server seed is not
     page.goto(match_url)
     expect(page.locator("code.commitment")).to_have_count(1)
     expect(page.locator("code.server-seed")).to_have_count(0)
     wait_for_round_end(page, match_url, time.monotonic() + ROUND_SECONDS)
+    assert page.locator("code.commitment").inner_text() == shown
+
+    # back at the table: the score table shows the revealed server seed, Verify says ✔
+    page.goto(f"{live_server_url}/table/{table_id}/")
+    expect(panel).to_have_attribute("data-phase", "revealed")
+    expect(page.locator("#fd-server-seed")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+    page.click("#fd-verify")
+    expect(page.locator("#fd-result")).to_have_class(re.compile(r"\bok\b"), timeout=15_000)
+    expect(page.locator("#fd-result")).to_contain_text("✔ Verified")
+    shot(page, "table-fair-deal-verified")
+    page.goto(match_url)
 
     verify = page.locator(".verify-btn[data-round='1']")
     expect(verify).to_be_enabled()
@@ -66,6 +99,8 @@ def test_a_solo_round_verifies_in_the_browser_replays_and_its_record_checks(page
     proc = subprocess.run([sys.executable, "-I", str(ROOT / "games/engine/fairdeal.py"), str(record)],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert (proc.returncode, proc.stdout.splitlines()) == (0, ["round 1: verified"]), proc.stderr
+    dealt = json.loads(record.read_text(encoding="utf-8"))["rounds"][0]
+    assert (dealt["commitment"], dealt["client_seeds"]) == (shown, [OWN_SEED, "", "", ""])
 
     page.click("a.replay-round")
     page.wait_for_url(re.compile(r"/replay/\?round=1"))

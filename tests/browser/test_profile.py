@@ -12,7 +12,6 @@ from playwright.sync_api import expect
 from tests.browser.conftest import ROOT, register, shot
 from tests.browser.test_solo_round import ROUND_SECONDS, play_turns_until_round_end
 
-
 SEED_RATED_MATCHES = """
 from django.contrib.auth import get_user_model
 from leaderboards import record_result

@@ -163,7 +163,8 @@ def test_an_okey17_melds_player_may_name_a_pairs_player_as_owner_of_a_pair_only(
 def test_rami_malformed_actions_are_bad_action_before_round_over():
     p = {"ruleset": "rami", "options": {}, "turn": 0, "pile": [], "table": [],
          "seats": [{"rack": ["R5"], "opened": "yes", "penalty": 0}, {"rack": ["B2"], "opened": "yes", "penalty": 0}]}
-    for action in ({"seat": 0, "type": "discard", "tile": "R5"}, {"seat": 0, "type": "play", "table": [["F", "R1", "R2"]]},
+    for action in ({"seat": 0, "type": "discard", "tile": "R5"},
+                   {"seat": 0, "type": "play", "table": [["F", "R1", "R2"]]},
                    {"seat": 0, "type": "play"}, {"seat": 2, "type": "draw"}):
         assert refused(p, action).code == "bad_action"
 

@@ -11,8 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from games.engine import api, fairdeal
 from games.engine.tiles import full_set
@@ -217,7 +216,8 @@ def test_it_names_the_seat_and_tiles_of_a_changed_rack():
         {"code": "rack", "seat": 1, "missing": [dealt], "extra": [taken]},
         {"code": "pile", "index": 0, "expected": taken, "recorded": dealt, "expected_count": 48, "recorded_count": 48},
     ]
-    assert fairdeal.describe(differences[0]) == f"seat 1 rack differs: dealt {dealt} not recorded, recorded {taken} not dealt"
+    assert fairdeal.describe(differences[0]) == (
+        f"seat 1 rack differs: dealt {dealt} not recorded, recorded {taken} not dealt")
 
 
 def test_a_computer_seat_with_a_client_seed_fails():
@@ -383,7 +383,8 @@ def test_the_command_prints_one_line_per_round(tmp_path):
     code, lines, _ = run_checker(path, tmp_path)
     assert code == 1
     assert lines[0] == "round 1: verified"
-    assert lines[1] == f"round 2: commitment mismatch: sha256(server seed) is {fairdeal.commitment('2' * 64)}, recorded {'0' * 64}"
+    assert lines[1] == (f"round 2: commitment mismatch: sha256(server seed) is {fairdeal.commitment('2' * 64)}, "
+                        f"recorded {'0' * 64}")
     assert lines[2].startswith("round 3: indicator differs: expected ") and lines[2].endswith(", recorded F")
 
 
@@ -421,7 +422,7 @@ def random_case(rng, k):
     ruleset = rng.choice(sorted(SEATS))
     players = rng.choice(SEATS[ruleset])
     seeds = []
-    for seat in range(players):
+    for _seat in range(players):
         raw = "".join(rng.choice(ALPHABET) for _ in range(rng.choice((0, 1, 3, 8, 30, 70))))
         try:
             seeds.append(fairdeal.normalise_client_seed(raw))

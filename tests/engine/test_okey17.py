@@ -45,7 +45,8 @@ def test_a_taken_discard_goes_only_into_a_new_meld_and_costs_nothing():
 
 def test_a_run_grows_one_tile_per_end_per_turn():
     p = pos(["B4", "B3", "B8", "B9", "K2"], opened=["melds", "no", "no", "no"], table=[(0, ["B5", "B6", "B7"])])
-    p = play(p, {"seat": 0, "type": "add", "meld": 1, "tile": "B8"}, {"seat": 0, "type": "add", "meld": 1, "tile": "B4"})
+    p = play(p, {"seat": 0, "type": "add", "meld": 1, "tile": "B8"},
+             {"seat": 0, "type": "add", "meld": 1, "tile": "B4"})
     assert p["table"][0]["tiles"] == ["B4", "B5", "B6", "B7", "B8"]
     assert refused(p, {"seat": 0, "type": "add", "meld": 1, "tile": "B9"}).code == "cannot_add"
     assert refused(p, {"seat": 0, "type": "add", "meld": 1, "tile": "B3"}).code == "cannot_add"

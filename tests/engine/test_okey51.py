@@ -183,7 +183,8 @@ def test_an_added_wild_charges_the_value_it_represents():
 def test_adds_to_own_and_partner_melds_are_free():
     table = [(0, ["B5", "B6", "B7"]), (2, ["K5", "K6", "K7"])]
     p = pos(["B8", "K8", "Y1"], opened=["melds", "no", "melds", "no"], table=table, options={"teams": True})
-    p = play(p, {"seat": 0, "type": "add", "meld": 1, "tile": "B8"}, {"seat": 0, "type": "add", "meld": 2, "tile": "K8"})
+    p = play(p, {"seat": 0, "type": "add", "meld": 1, "tile": "B8"},
+             {"seat": 0, "type": "add", "meld": 2, "tile": "K8"})
     assert penalties(p) == [0, 0, 0, 0]
     solo = pos(["K8", "Y1"], opened=["melds", "no", "melds", "no"], table=table)
     assert penalties(play(solo, {"seat": 0, "type": "add", "meld": 2, "tile": "K8"})) == [0, 0, 80, 0]

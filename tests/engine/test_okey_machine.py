@@ -10,8 +10,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 
-from hypothesis import HealthCheck, event, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, event, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from games.engine import api
@@ -85,7 +84,8 @@ class OkeyMachine(RuleBasedStateMachine):
             if melds and points >= self.threshold():
                 moves.append({"seat": seat, "type": "open", "melds": melds})
             pairs, ppoints = pick_disjoint(rack, candidate_pairs(rack, self.ruleset, ind), self.ruleset, ind)
-            enough = len(pairs) >= 5 if self.ruleset == "okey51" else ppoints >= api.view(self.pos, seat)["pairs_threshold"]
+            enough = (len(pairs) >= 5 if self.ruleset == "okey51"
+                      else ppoints >= api.view(self.pos, seat)["pairs_threshold"])
             if pairs and enough:
                 moves.append({"seat": seat, "type": "open", "melds": pairs})
             return moves

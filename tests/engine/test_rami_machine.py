@@ -10,8 +10,7 @@ import random
 from collections import Counter
 from itertools import permutations
 
-from hypothesis import settings
-from hypothesis import strategies as st
+from hypothesis import settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from games.engine import api

@@ -8,7 +8,7 @@ from django.db import models
 from django.test import Client
 from django.utils import timezone
 
-from games.models import Game, Match, Move, Round, Seat, Table
+from games.models import Match, Move, Round, Seat, Table
 from games.play import turns
 from tests.games.play.helpers import game_of, online_table
 

@@ -7,8 +7,8 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from games import tasks
-from games.play import tables
 from games.models import Game, Move
+from games.play import tables
 from okeysite.routing import build_application
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]

@@ -47,7 +47,7 @@ def test_the_server_seed_stays_secret_until_the_round_is_over(alice, staff):
     seen = everything_public(table, [alice], staff_client)
     assert secret not in seen
     assert game_of(table).round.commitment in seen  # the commitment is public from the deal on
-    assert "secret until the round is over" in seen  # the admin says so instead
+    assert "Hidden: server seed, " in seen  # the admin says so instead, with the reveal link
 
     game = play_out(table)
     rnd = Round.objects.get(pk=game.round_id)

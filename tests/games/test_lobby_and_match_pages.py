@@ -3,8 +3,8 @@ match page's move log in words with the verifiable deals, the favicon."""
 import pytest
 from django.urls import reverse
 
-from games.play import tables, turns
 from games.models import Game, Move, Round, Table
+from games.play import tables, turns
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -137,7 +137,8 @@ def test_a_refused_move_that_costs_a_penalty_reads_as_refused(alice):
     from games.move_text import describe_move
 
     with translation.override("en"):
-        text = describe_move("bob", {"seat": 1, "type": "open", "melds": [["K10", "K11", "K12"], ["B13", "Y13", "R13"]]},
+        text = describe_move("bob",
+                             {"seat": 1, "type": "open", "melds": [["K10", "K11", "K12"], ["B13", "Y13", "R13"]]},
                              "below_threshold")
     assert text == "bob opened with 2 melds (K10 K11 K12 · B13 Y13 R13) — refused: below the threshold"
 

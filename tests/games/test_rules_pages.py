@@ -194,7 +194,8 @@ def tiles_of(example):
         return ([example["indicator"]] + [t for meld in example["table"] for t in meld["tiles"]]
                 + ([example["discard"]] if example["discard"] else []) + example["rack"] + played)
     if kind == "move":
-        return [t for meld in example["table"] for t in meld] + example["rack"] + [t for meld in example["play"] for t in meld]
+        return ([t for meld in example["table"] for t in meld] + example["rack"]
+                + [t for meld in example["play"] for t in meld])
     return ([t for t in (example["indicator"], example["final_discard"]) if t]
             + [t for seat in example["seats"] for t in seat["rack"]])
 
@@ -333,6 +334,7 @@ def test_a_rami_joker_is_drawn_as_at_the_table():
     from games.rules.tiles import tile_view
     with translation.override("en"):
         bare, standing = tile_view("J", "rami"), tile_view("J=K7", "rami")
-    assert (bare["label"], set(bare["classes"].split()), bare["title"]) == ("☺", {"tile", "wild", "joker", "c-K"}, "joker")
+    assert (bare["label"], set(bare["classes"].split()), bare["title"]) == (
+        "☺", {"tile", "wild", "joker", "c-K"}, "joker")
     assert (standing["label"], standing["mark"], standing["title"]) == ("7", "▲", "joker as black 7")
     assert {"wild", "joker", "c-K"} <= set(standing["classes"].split())

@@ -76,7 +76,8 @@ def test_penalty_tiles_are_listed_when_the_rack_has_some(alice):
     position = {
         "ruleset": "okey51", "options": table.options, "indicator": "R5", "turn": 0, "phase": "play",
         "pile": ["K3", "B9"], "discards": [[], [], [], []],
-        "seats": [{"rack": ["B4", "K2"], "opened": "melds", "penalty": 0}, {"rack": ["K1"], "opened": "melds", "penalty": 0},
+        "seats": [{"rack": ["B4", "K2"], "opened": "melds", "penalty": 0},
+                  {"rack": ["K1"], "opened": "melds", "penalty": 0},
                   {"rack": ["Y3"], "opened": "no", "penalty": 0}, {"rack": ["Y4"], "opened": "no", "penalty": 0}],
         "table": [{"id": 1, "owner": 1, "tiles": ["B5", "B6", "B7"]}], "highest_opening": None,
     }

@@ -4,8 +4,8 @@ import json
 import pytest
 from django.urls import reverse
 
-from games.play import tables, turns
 from games.models import Game, Seat, Table
+from games.play import tables, turns
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,7 +32,8 @@ def test_creating_a_solo_table_starts_the_match_and_opens_its_page(client, alice
     page = client.get(response["Location"])
     assert page.status_code == 200
     assert page.context["seat_index"] == 0 and page.context["ws_path"] == f"/ws/table/{table.pk}/"
-    config = json.loads(page.content.decode().split('id="table-config" type="application/json">')[1].split("</script>")[0])
+    config_script = page.content.decode().split('id="table-config" type="application/json">')[1]
+    config = json.loads(config_script.split("</script>")[0])
     assert config["seat"] == 0 and config["table_id"] == table.pk
     assert 'id="table-config"' in page.content.decode()
 

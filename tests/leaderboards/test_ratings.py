@@ -7,8 +7,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games.play import tables
 from games.models import Game, Match, Seat
+from games.play import tables
 from leaderboards import ratings, record_result
 from leaderboards.models import Rating, RatingChange, SoloRecord, VoidedMatch
 from leaderboards.recording import recompute, void_match

@@ -50,7 +50,8 @@ def sample():
 
 
 queries = [sample() for _ in range(count)]
-out = subprocess.run(["node", str(Path(__file__).with_name("crosscheck.mjs"))], input="\n".join(json.dumps(q) for q in queries),
+out = subprocess.run(["node", str(Path(__file__).with_name("crosscheck.mjs"))],
+                     input="\n".join(json.dumps(q) for q in queries),
                      capture_output=True, text=True, check=True).stdout.splitlines()
 bad = 0
 for q, line in zip(queries, out):
@@ -71,5 +72,7 @@ for q, line in zip(queries, out):
     if theirs != want:
         bad += 1
         if bad <= 15:
-            print("DISAGREE", q["ruleset"], q["indicator"], q["tiles"], "->", mine["written"], "client", want, "engine", theirs)
-print(f"{count} samples, {sum(json.loads(l)['valid'] for l in out)} read as valid by the client, {bad} disagreements")
+            print("DISAGREE", q["ruleset"], q["indicator"], q["tiles"], "->", mine["written"],
+                  "client", want, "engine", theirs)
+valid = sum(json.loads(line)["valid"] for line in out)
+print(f"{count} samples, {valid} read as valid by the client, {bad} disagreements")

@@ -21,7 +21,7 @@ def check(name, cond, detail=""):
 
 
 def sent(page):
-    return [json.loads(l[3:]) for l in page.evaluate("window.demoFrames || []") if l.startswith("-> ")]
+    return [json.loads(line[3:]) for line in page.evaluate("window.demoFrames || []") if line.startswith("-> ")]
 
 
 def actions(page):
@@ -29,7 +29,8 @@ def actions(page):
 
 
 def rack_tiles(page):
-    return page.eval_on_selector_all("#rack .slot", "els => els.map(e => e.querySelector('.tile')?.dataset.tile || null)")
+    return page.eval_on_selector_all("#rack .slot",
+                                     "els => els.map(e => e.querySelector('.tile')?.dataset.tile || null)")
 
 
 with sync_playwright() as p:
@@ -42,7 +43,8 @@ with sync_playwright() as p:
     page.goto(BASE + "?s=draw")
     page.wait_for_selector("#rack .tile")
     check("turn status says it is my turn", "my-turn" in page.get_attribute("#turn-status", "class"))
-    check("fresh rack starts sorted into gap groups", rack_tiles(page)[:4] == ["R1", "R2", "R3", None], rack_tiles(page))
+    check("fresh rack starts sorted into gap groups",
+          rack_tiles(page)[:4] == ["R1", "R2", "R3", None], rack_tiles(page))
     page.click("#pile")
     page.wait_for_function("document.querySelectorAll('#rack .tile').length === 15")
     check("draw action sent", actions(page)[-1] == {"type": "draw"}, actions(page))
@@ -55,11 +57,14 @@ with sync_playwright() as p:
     # open with the gap groups; a refused lay shows the reason
     page.goto(BASE + "?s=play")
     page.wait_for_selector("#rack .tile")
-    check("running opening total shown (the okey completes B4 B5)", "84 of 51" in page.inner_text("#opening-info"), page.inner_text("#opening-info"))
+    check("running opening total shown (the okey completes B4 B5)",
+          "84 of 51" in page.inner_text("#opening-info"), page.inner_text("#opening-info"))
     page.click("#open-btn")
     page.wait_for_selector(".meld[data-meld-id]")
     check("open sends the gap groups that read as melds",
-          actions(page)[-1] == {"type": "open", "melds": [["R1", "R2", "R3"], ["Y11", "Y12", "Y13"], ["B9", "K9", "Y9"], ["B4", "B5", "R6=B6"]]}, actions(page))
+          actions(page)[-1] == {"type": "open", "melds": [["R1", "R2", "R3"], ["Y11", "Y12", "Y13"],
+                                                          ["B9", "K9", "Y9"], ["B4", "B5", "R6=B6"]]},
+          actions(page))
     check("melds on the table with the owner", page.locator(".owner-area .meld").count() == 4)
     page.click('#rack .tile[data-tile="B13"]')
     page.click('#rack .tile[data-tile="K2"]')
@@ -69,7 +74,8 @@ with sync_playwright() as p:
     page.click('#rack .tile[data-tile="K2"]')   # deselect K2: B13 stays selected after the refusal
     page.click('.meld[data-meld-id="1"]')
     page.wait_for_timeout(100)
-    check("tap a meld with a selected tile adds it", actions(page)[-1] == {"type": "add", "meld": 1, "tile": "B13"}, actions(page)[-1])
+    check("tap a meld with a selected tile adds it",
+          actions(page)[-1] == {"type": "add", "meld": 1, "tile": "B13"}, actions(page)[-1])
     page.click('#rack .tile[data-tile="B13"]')   # the refused add keeps B13 selected: clear it
 
     # move a tile by click into a gap, then by drag
@@ -90,7 +96,8 @@ with sync_playwright() as p:
     check("the arrangement survives a reload", again[gap] == "B13" and again[last] == "K2", again)
     page.locator('#rack .tile[data-tile="K2"]').drag_to(page.locator("#discard-zone"))
     page.wait_for_timeout(200)
-    check("drag to the discard zone discards", actions(page)[-1:] == [{"type": "discard", "tile": "K2"}], actions(page)[-1:])
+    check("drag to the discard zone discards",
+          actions(page)[-1:] == [{"type": "discard", "tile": "K2"}], actions(page)[-1:])
 
     # take the previous discard and lay it in a meld
     page.goto(BASE + "?s=draw")
@@ -102,7 +109,8 @@ with sync_playwright() as p:
     page.click("#lay-btn")
     page.wait_for_timeout(100)
     a = actions(page)[-1]
-    check("lay with a taken discard wraps it in take_discard/then", a.get("type") == "take_discard" and a["then"]["type"] == "meld", a)
+    check("lay with a taken discard wraps it in take_discard/then",
+          a.get("type") == "take_discard" and a["then"]["type"] == "meld", a)
 
     # rami: arrange a new meld, see its points, undo, redo, submit
     page.goto(BASE + "?s=rami")
@@ -113,7 +121,8 @@ with sync_playwright() as p:
     check("new meld made from selected rack tiles", page.locator(".rami-meld").count() == 4)
     check("initial meld total shown", "33" in page.inner_text("#opening-info"), page.inner_text("#opening-info"))
     page.click("#undo-turn")
-    check("undo puts the tiles back", page.locator(".rami-meld").count() == 3 and page.locator('#rack .tile[data-tile="R10"]').count() == 1)
+    check("undo puts the tiles back",
+          page.locator(".rami-meld").count() == 3 and page.locator('#rack .tile[data-tile="R10"]').count() == 1)
     page.locator('#rack .tile[data-tile="J"]').drag_to(page.locator("#new-meld"))
     page.wait_for_timeout(200)
     check("drag a joker onto the table marks an invalid meld", page.locator(".rami-meld.invalid").count() == 1)
@@ -142,14 +151,17 @@ with sync_playwright() as p:
           page.get_attribute(".meld.fits", "data-meld-id") == "1")
     page.locator('#rack .tile[data-tile="Y10"]').dblclick()
     page.wait_for_timeout(100)
-    check("double tap adds to the only fitting meld", actions(page)[-1:] == [{"type": "add", "meld": 3, "tile": "Y10"}], actions(page)[-1:])
+    check("double tap adds to the only fitting meld",
+          actions(page)[-1:] == [{"type": "add", "meld": 3, "tile": "Y10"}], actions(page)[-1:])
     page.locator('#rack .tile[data-tile="R6"]').dblclick()
     page.wait_for_timeout(100)
-    check("several fits: it asks", page.locator("#error-box.shown").count() == 1 and page.locator(".meld.fits").count() > 1,
+    check("several fits: it asks",
+          page.locator("#error-box.shown").count() == 1 and page.locator(".meld.fits").count() > 1,
           page.inner_text("#error-box"))
     page.click('.meld[data-meld-id="1"]')
     page.wait_for_timeout(100)
-    check("then a tap on a meld adds the wild with its place", actions(page)[-1:] == [{"type": "add", "meld": 1, "tile": "R6=B13"}],
+    check("then a tap on a meld adds the wild with its place",
+          actions(page)[-1:] == [{"type": "add", "meld": 1, "tile": "R6=B13"}],
           actions(page)[-1:])
 
     # chat: history on connect, send a line, report a player
@@ -163,14 +175,16 @@ with sync_playwright() as p:
     page.once("dialog", lambda d: d.accept("insults"))
     page.click("#chat-lines li:not(.mine) .report-line")
     page.wait_for_timeout(100)
-    check("report sent with the player's username", sent(page)[-1] == {"type": "report", "user": "mehmet", "reason": "insults"}, sent(page)[-1])
+    check("report sent with the player's username",
+          sent(page)[-1] == {"type": "report", "user": "mehmet", "reason": "insults"}, sent(page)[-1])
     check("report acknowledged", "admins" in page.inner_text("#chat-status"))
 
     # a dropped connection shows a banner, reconnects and resyncs
     page.goto(BASE + "?s=draw")
     page.wait_for_selector("#rack .tile")
     page.evaluate("() => { const ws = window.okeyTable.socket.ws; ws.readyState = 3; ws.onclose({ code: 1006 }); }")
-    check("connection lost banner", "reconnecting" in page.inner_text("#conn-state").lower(), page.inner_text("#conn-state"))
+    check("connection lost banner",
+          "reconnecting" in page.inner_text("#conn-state").lower(), page.inner_text("#conn-state"))
     page.wait_for_function("document.querySelector('#conn-state').textContent === ''", timeout=5000)
     check("reconnected with a fresh snapshot", page.locator("#rack .tile").count() == 14)
 
@@ -202,6 +216,7 @@ with sync_playwright() as p:
     finger_drag('#rack .tile[data-tile="K2"]', f'#rack .slot[data-slot="{last}"]')
     check("finger drag moves a tile into a gap", rack_tiles(page)[last] == "K2", rack_tiles(page))
     finger_drag('#rack .tile[data-tile="B4"]', "#discard-zone")
-    check("finger drag to the discard zone discards", actions(page)[-1:] == [{"type": "discard", "tile": "B4"}], actions(page))
+    check("finger drag to the discard zone discards",
+          actions(page)[-1:] == [{"type": "discard", "tile": "B4"}], actions(page))
     browser.close()
 sys.exit(1 if failures else 0)

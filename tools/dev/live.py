@@ -18,8 +18,9 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from tests.browser.conftest import register  # noqa: E402
 from live_server import start_server, wait_until_up  # noqa: E402
+
+from tests.browser.conftest import register  # noqa: E402
 
 ruleset = sys.argv[1] if len(sys.argv) > 1 else "okey51"
 max_turns = int(sys.argv[2]) if len(sys.argv) > 2 else 12

@@ -14,21 +14,24 @@ from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from tests.browser.conftest import register  # noqa: E402
 from live_server import check, failures, make_shell, start_server, wait_until_up  # noqa: E402
+
+from tests.browser.conftest import register  # noqa: E402
 
 shots = Path("/tmp/shots")
 shots.mkdir(exist_ok=True)
 work = Path(tempfile.mkdtemp())
 env, base, server, log = start_server(work)
-RACK = ["K1", "K2", "K3", "R6", "B7", "B9", "Y11", "Y12", "K9", "B1", "R12", "R13", "K6", "B4"]  # okey Y5 (indicator Y4)
+# okey Y5 (indicator Y4)
+RACK = ["K1", "K2", "K3", "R6", "B7", "B9", "Y11", "Y12", "K9", "B1", "R12", "R13", "K6", "B4"]
 
 
 shell = make_shell(env)
 
 
 def rack_tiles(page):
-    return page.eval_on_selector_all("#rack .slot", "els => els.map(e => e.querySelector('.tile')?.dataset.tile || null)")
+    return page.eval_on_selector_all("#rack .slot",
+                                     "els => els.map(e => e.querySelector('.tile')?.dataset.tile || null)")
 
 
 try:
@@ -62,7 +65,8 @@ try:
         page.click("#discard-btn")
         page.wait_for_selector("#error-box.shown")
         expect(page.locator("#error-box")).to_contain_text("100", timeout=8000)
-        check("refused playable discard shows its penalty", "100" in page.inner_text("#error-box"), page.inner_text("#error-box"))
+        check("refused playable discard shows its penalty",
+              "100" in page.inner_text("#error-box"), page.inner_text("#error-box"))
         check("R6 stays in the rack", "R6" in rack_tiles(page))
         check("own penalty shown", "100" in page.inner_text("#round-info"), page.inner_text("#round-info"))
         page.screenshot(path=str(shots / "o17-penalty.png"), full_page=True)

@@ -16,15 +16,17 @@ from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from tests.browser.conftest import register  # noqa: E402
 from live_server import check, failures, make_shell, start_server, wait_until_up  # noqa: E402
+
+from tests.browser.conftest import register  # noqa: E402
 
 shots = Path("/tmp/shots")
 shots.mkdir(exist_ok=True)
 work = Path(tempfile.mkdtemp())
 env, base, server, log = start_server(work)
 
-RACK = ["R10", "R11", "R12", "K13", "B13", "Y13", "R1", "Y5", "B2", "K6", "Y8", "B11", "K3", "R4"]  # Y5 = okey (indicator Y4)
+# Y5 = okey (indicator Y4)
+RACK = ["R10", "R11", "R12", "K13", "B13", "Y13", "R1", "Y5", "B2", "K6", "Y8", "B11", "K3", "R4"]
 
 
 shell = make_shell(env)
@@ -81,13 +83,15 @@ try:
         run_id = page.locator('.meld:has(.tile[data-tile="R10"])').get_attribute("data-meld-id")
         page.click(f'.meld[data-meld-id="{run_id}"]')
         page.wait_for_timeout(800)
-        check("add R1 after R13 (okey51)", page.locator(f'.meld[data-meld-id="{run_id}"] .tile[data-tile="R1"]').count() == 1,
+        check("add R1 after R13 (okey51)",
+              page.locator(f'.meld[data-meld-id="{run_id}"] .tile[data-tile="R1"]').count() == 1,
               page.inner_text("#error-box"))
         page.click('#rack .tile[data-tile="Y5"]')
         grp = page.locator('.meld:has(.tile[data-tile="K13"])').get_attribute("data-meld-id")
         page.click(f'.meld[data-meld-id="{grp}"]')
         page.wait_for_timeout(800)
-        check("add the okey to the group as R13", page.locator(f'.meld[data-meld-id="{grp}"] .tile[data-tile="Y5=R13"]').count() == 1,
+        check("add the okey to the group as R13",
+              page.locator(f'.meld[data-meld-id="{grp}"] .tile[data-tile="Y5=R13"]').count() == 1,
               page.inner_text("#error-box"))
         page.click("#pile")
         page.wait_for_timeout(500)

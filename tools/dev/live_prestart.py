@@ -17,8 +17,9 @@ from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from tests.browser.conftest import register  # noqa: E402
 from live_server import check, failures, make_shell, start_server, wait_until_up  # noqa: E402
+
+from tests.browser.conftest import register  # noqa: E402
 
 shots = Path("/tmp/shots")
 shots.mkdir(exist_ok=True)
@@ -37,7 +38,8 @@ try:
     wait_until_up(base, server)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-        ctx = {k: browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True) for k in "ABC"}
+        ctx = {k: browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+               for k in "ABC"}
         pages = {k: c.new_page() for k, c in ctx.items()}
         errors = []
         for pg in pages.values():
@@ -52,12 +54,15 @@ try:
                     "print(tables.create_table(u, ruleset='okey51', mode='online', move_time=120).pk)").split()[-1]
         A.goto(f"{base}/table/{tid}/")
         A.wait_for_selector("#prestart-seats li[data-seat]")
-        colours = A.eval_on_selector("#prestart-seats li", "e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor]")
+        colours = A.eval_on_selector("#prestart-seats li",
+                                     "e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor]")
         check("seat list text and background differ", colours[0] != colours[1], colours)
         check("creator can close the table", A.locator("#leave-btn").count() == 1)
         check("no rack before the deal", A.locator("#rack .tile").count() == 0 and not A.locator("#rack").is_visible())
-        check("no action buttons before the deal", not A.locator("#open-btn").is_visible() and not A.locator("#take-discard").is_visible())
-        check("free seats say so, no disconnected dot", A.locator(".seat-card.free").count() == 3 and A.locator(".away-dot").count() == 0,
+        check("no action buttons before the deal",
+              not A.locator("#open-btn").is_visible() and not A.locator("#take-discard").is_visible())
+        check("free seats say so, no disconnected dot",
+              A.locator(".seat-card.free").count() == 3 and A.locator(".away-dot").count() == 0,
               A.inner_text("#opponents"))
         A.screenshot(path=str(shots / "pre-A-open.png"), full_page=True)
 
@@ -91,10 +96,12 @@ try:
         C.screenshot(path=str(shots / "pre-C-spectator.png"), full_page=True)
         B.screenshot(path=str(shots / "pre-B-started.png"), full_page=True)
         turn_b = B.locator("#turn-status.my-turn").count()
-        check("out of turn the turn buttons are disabled", turn_b == 1 or B.locator("#discard-btn:disabled").count() == 1)
+        check("out of turn the turn buttons are disabled",
+              turn_b == 1 or B.locator("#discard-btn:disabled").count() == 1)
         wide = B.evaluate("document.documentElement.scrollWidth > window.innerWidth")
         check("no horizontal scroll at 390", not wide)
-        size = B.eval_on_selector("#rack .tile", "e => [e.getBoundingClientRect().width, e.getBoundingClientRect().height]")
+        size = B.eval_on_selector("#rack .tile",
+                                  "e => [e.getBoundingClientRect().width, e.getBoundingClientRect().height]")
         check("phone rack tiles at least 27 x 44", size[0] >= 27 and size[1] >= 44, size)
         check("no page errors", not errors, errors)
         browser.close()

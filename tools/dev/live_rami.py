@@ -15,8 +15,9 @@ from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from tests.browser.conftest import register  # noqa: E402
 from live_server import check, failures, make_shell, start_server, wait_until_up  # noqa: E402
+
+from tests.browser.conftest import register  # noqa: E402
 
 shots = Path("/tmp/shots")
 shots.mkdir(exist_ok=True)
@@ -62,19 +63,22 @@ try:
         # the initial meld may not touch the table: a 25-point try is refused with a reason
         select(page, "K4", "B4", "Y4")
         page.click("#new-meld")
-        check("initial meld total shown", "12 of 30" in page.inner_text("#opening-info"), page.inner_text("#opening-info"))
+        check("initial meld total shown",
+              "12 of 30" in page.inner_text("#opening-info"), page.inner_text("#opening-info"))
         page.click("#submit-play")
         page.wait_for_timeout(800)
         check("below 30 is refused with a reason", page.locator("#error-box.shown").count() == 1)
         print("refusal:", page.inner_text("#error-box"))
         select(page, "R10", "R11", "R12", "J")
         page.click("#new-meld")
-        check("initial meld now 12 + 46", "58 of 30" in page.inner_text("#opening-info"), page.inner_text("#opening-info"))
+        check("initial meld now 12 + 46",
+              "58 of 30" in page.inner_text("#opening-info"), page.inner_text("#opening-info"))
         page.screenshot(path=str(shots / "rami-arranged.png"), full_page=True)
         page.click("#submit-play")
         expect(page.locator("#turn-status.my-turn")).to_have_count(0, timeout=10000)
         check("initial meld with a joker accepted",
-              page.locator('.rami-meld:not(.changed) .tile[data-tile="J=R13"], .rami-meld:not(.changed) .tile[data-tile="J=R9"]').count() == 1,
+              page.locator('.rami-meld:not(.changed) .tile[data-tile="J=R13"], '
+                           '.rami-meld:not(.changed) .tile[data-tile="J=R9"]').count() == 1,
               page.inner_text("#error-box"))
         # our next turn: put B7 on the B8-B10 run (tap, undo, then drag)
         expect(page.locator("#turn-status.my-turn")).to_have_count(1, timeout=60000)

@@ -14,8 +14,9 @@ from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from tests.browser.conftest import register  # noqa: E402
 from live_server import check, failures, make_shell, start_server, wait_until_up  # noqa: E402
+
+from tests.browser.conftest import register  # noqa: E402
 
 shots = Path("/tmp/shots")
 shots.mkdir(exist_ok=True)
@@ -35,18 +36,21 @@ try:
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         frames = []
-        page.on("websocket", lambda ws: ws.on("framesent", lambda f: frames.append(f if isinstance(f, str) else str(f))))
+        page.on("websocket",
+                lambda ws: ws.on("framesent", lambda f: frames.append(f if isinstance(f, str) else str(f))))
         name = f"sw{int(time.time()) % 100000}"
         register(page, base, name)
         tid = shell("from django.contrib.auth import get_user_model; from games.play import tables; "
                     f"u = get_user_model().objects.get(username='{name}'); "
-                    "print(tables.create_table(u, ruleset='okey51', mode='solo', move_time=120, assisted=True).pk)").split()[-1]
+                    "print(tables.create_table(u, ruleset='okey51', mode='solo', "
+                    "move_time=120, assisted=True).pk)").split()[-1]
         time.sleep(1.0)
         shell("from games.models import Game; from django.utils import timezone; from datetime import timedelta; "
               f"g = Game.objects.get(table_id={tid}); p = g.position; "
               f"p['indicator'] = 'Y8'; p['turn'] = 0; p['phase'] = 'play'; p['seats'][0]['rack'] = {RACK!r}; "
               "p['seats'][0]['opened'] = 'melds'; p['seats'][1]['opened'] = 'melds'; p['highest_opening'] = 60; "
-              "p['table'] = [{'id': 1, 'owner': 1, 'tiles': ['Y6', 'Y9=Y7', 'Y8']}, {'id': 2, 'owner': 0, 'tiles': ['R1', 'R2', 'R3']}]; "
+              "p['table'] = [{'id': 1, 'owner': 1, 'tiles': ['Y6', 'Y9=Y7', 'Y8']}, "
+              "{'id': 2, 'owner': 0, 'tiles': ['R1', 'R2', 'R3']}]; "
               "p['turn_state'] = {'took': None, 'opened': False}; "
               "g.position = p; g.turn = 0; g.version += 1; g.deadline_kind = 'move'; "
               "g.deadline = timezone.now() + timedelta(seconds=120); g.save()")

@@ -58,7 +58,8 @@ def server(**extra):
 
 
 def rack_slots(page):
-    return page.eval_on_selector_all("#rack .slot", "els => els.map(s => { const t = s.querySelector('.tile'); return t ? t.dataset.tile : null; })")
+    return page.eval_on_selector_all("#rack .slot", "els => els.map(s => { const t = s.querySelector('.tile'); "
+                                                    "return t ? t.dataset.tile : null; })")
 
 
 def rami_undo(browser, base, shell, viewport, tag):
@@ -105,7 +106,8 @@ def suspension(browser, base, shell, viewport, tag):
           "sanction(u, 'suspend', 'Insults in the chat', until=timezone.now() + timedelta(days=2))")
     expect(page.locator("#turn-status.blocked-banner")).to_contain_text("Insults in the chat", timeout=15000)
     check(f"blocked: every control disabled ({tag})",
-          page.eval_on_selector_all("#table-app button, #table-app input, #prestart button", "els => els.filter(b => !b.disabled).length") == 0)
+          page.eval_on_selector_all("#table-app button, #table-app input, #prestart button",
+                                    "els => els.filter(b => !b.disabled).length") == 0)
     check(f"blocked: clock empty ({tag})", page.locator("#clock").text_content() == "")
     page.screenshot(path=str(shots / f"undo-suspended-{tag}.png"))
     page.close()
@@ -118,7 +120,8 @@ with sync_playwright() as p:
     with server() as (base, shell):
         rami_undo(browser, base, shell, DESKTOP, "dt")
         rami_undo(browser, base, shell, PHONE, "ph")
-    with server(REDIS_URL="redis://127.0.0.1:6379/0", OKEY_CHANNEL_PREFIX=f"undo{uuid.uuid4().hex[:8]}") as (base, shell):
+    with server(REDIS_URL="redis://127.0.0.1:6379/0",
+                OKEY_CHANNEL_PREFIX=f"undo{uuid.uuid4().hex[:8]}") as (base, shell):
         suspension(browser, base, shell, DESKTOP, "dt")
         suspension(browser, base, shell, PHONE, "ph")
     browser.close()

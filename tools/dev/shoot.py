@@ -21,8 +21,9 @@ with sync_playwright() as p:
     for name, (w, h) in VIEWPORTS.items():
         page = browser.new_page(viewport={"width": w, "height": h}, has_touch=name == "phone")
         errors = []
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        # bound per page, so a late message lands in its own page's list
+        page.on("console", lambda m, errors=errors: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
         for s in SCENARIOS:
             page.goto(f"{BASE}?s={s}")
             page.wait_for_selector("#turn-status")

@@ -87,7 +87,8 @@ def _lays(rs, pos: dict, seat: int, rack: list[str], must: str | None, types) ->
     if "meld" in types:
         for tiles, owner in _new_melds(rs, pos, seat, sup, variants):
             if len(tiles) < len(rack) and uses(tiles):
-                yield {"type": "meld", "tiles": tiles} if owner == seat else {"type": "meld", "tiles": tiles, "owner": owner}
+                yield ({"type": "meld", "tiles": tiles} if owner == seat
+                       else {"type": "meld", "tiles": tiles, "owner": owner})
     if "add" in types and (opened == "melds" or rs.pairs_may_add):
         for meld_id, tile in _adds(rs, pos, sup, rack):
             if uses([tile]):

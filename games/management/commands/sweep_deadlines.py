@@ -13,7 +13,8 @@ class Command(BaseCommand):
     help = "Re-arm overdue turn, computer and next-round timers (sends Celery tasks); record finished matches."
 
     def add_arguments(self, parser):
-        parser.add_argument("--startup", action="store_true", help="re-arm every pending deadline, not only overdue ones")
+        parser.add_argument("--startup", action="store_true",
+                            help="re-arm every pending deadline, not only overdue ones")
 
     def handle(self, *args, **options):
         done = sweep(startup=options["startup"])

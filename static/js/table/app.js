@@ -50,6 +50,7 @@ export class TableApp {
       gesture: (g) => this.gesture(g),
       dispatch: (event) => this.apply([event]),
       sendFrame: (frame) => !!this.socket && this.socket.send(frame),
+      storage: this.storage,
     });
     root.append(...this.views.map((v) => v.el).filter(Boolean));
     this.clockTimer = setInterval(() => this.tick(), TICK_MS);

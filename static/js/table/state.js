@@ -1,5 +1,5 @@
 // The table's state and its one reducer: the server's frames (PROTOCOL.md: snapshot,
-// ack, error, round_end, match_end, the chat frames) and the player's local events in,
+// ack, error, round_end, match_end, the chat frames, seeding and seeded) and the player's local events in,
 // a new state out. No DOM, socket, storage or clock: times come in the events, what
 // storage holds for a round comes with its snapshot (storage.js), and the state given
 // is never changed (a rack or working table is copied before it changes), so the app
@@ -11,6 +11,7 @@ import { myTurn, okeyTile, prevTop, roundOver, seated, serverRack } from "./sele
 import { rackKey } from "./storage.js";
 import { ramiEvents, syncWorkingTable } from "./state-rami.js";
 import { chatError, chatEvents, chatState } from "./state-chat.js";
+import { fairdealEvents, seedError, seedingOf } from "./state-fairdeal.js";
 
 /**
  * The state before the first frame.
@@ -49,6 +50,8 @@ export function initialState({ ruleset, tableId, assisted = false, players = nul
     blocked: null,         // why the player can no longer act here, or null
     lastTap: { key: null, at: 0 },   // for double taps
     chat: chatState(username),
+    seeding: null,         // the open seeding window {round, commitment, deadline, sent}, or null (state-fairdeal.js)
+    seedAnswer: null,      // the answer to this browser's last seed {round, ok, seed | code, message}
   };
 }
 
@@ -80,7 +83,7 @@ function newRound(s, key, saved) {
 
 function snapshot(state, { view = {}, saved = {} }) {
   const prev = state.view;
-  let s = { ...state, view };
+  let s = { ...state, view, seeding: seedingOf(view) };
   const key = rackKey(s.tableId, view);
   s = key !== s.rackKey ? newRound(s, key, saved.rack) : { ...s, rack: s.rack.clone() };
   if (s.pendingTake && !(myTurn(s) && view.phase === "draw" && prevTop(s) === s.pendingTake)) s.pendingTake = null;
@@ -130,6 +133,8 @@ function ack(state, { id }) {
 function error(state, f) {
   if (f.code === "suspended") return block(state, f.message || _("You cannot play at this table now."));
   if (!f.id && state.chat.awaiting) return chatError(state, f);
+  const refusedSeed = seedError(state, f);
+  if (refusedSeed) return refusedSeed;
   const pending = { ...state.pending };
   delete pending[f.id];
   const seat = state.view ? state.view.seat : state.seat;
@@ -195,4 +200,5 @@ const HANDLERS = {
 
   ...ramiEvents,
   ...chatEvents,
+  ...fairdealEvents,
 };

@@ -10,7 +10,8 @@ from games.models import Game, Round
 from games.play import tables
 from games.play.commit import TIMER_TASKS
 
-TASKS = {"move": tasks.turn_timeout, "bot": tasks.bot_turn, "next_round": tasks.next_round}
+TASKS = {"move": tasks.turn_timeout, "bot": tasks.bot_turn, "next_round": tasks.next_round,
+         "seed": tasks.seeding_timeout}
 
 
 def game_of(table):

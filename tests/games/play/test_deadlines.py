@@ -11,8 +11,14 @@ from accounts.moderation import sanction
 from games import tasks
 from games.models import Game, Move, Seat
 from games.play import presence, tables, turns
-from tests.games.play.helpers import (assert_armed, assert_cleared, game_of, online_table, play_out, run_timer,
-                                      solo_table)
+from tests.games.play.helpers import (
+    assert_armed,
+    assert_cleared,
+    game_of,
+    online_table,
+    play_out,
+    solo_table,
+)
 from tests.games.play.test_penalty_events import okey17, scripted_table
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -4,10 +4,12 @@
 // (state.js), and an optional `tick(state)` runs four times a second (clocks). The
 // family's controller names which centre and which table view it has.
 //   ctx: {controller, config, lobbyUrl, dnd (views/dnd.js), gesture(g) (controllers/common.js),
-//         dispatch(event) (local UI events, state.js), sendFrame(frame) -> boolean}
+//         dispatch(event) (local UI events, state.js), sendFrame(frame) -> boolean,
+//         storage (localStorage or null)}
 import { ChatPanel } from "./chat.js";
 import { DiscardsCentre, PileCentre } from "./centre.js";
 import { ErrorBox, OpeningInfo } from "./notices.js";
+import { FairDealPanel } from "./fairdeal.js";
 import { Actions } from "./actions.js";
 import { OwnerMelds } from "./owner-melds.js";
 import { Prestart } from "./prestart.js";
@@ -22,12 +24,13 @@ const TABLES = { "by-owner": OwnerMelds, working: WorkingTable };
 
 /**
  * The views of a table, in the order they render and stand on the page (the seat list
- * above the table first: the seat cards read whether it is shown).
+ * above the table first: the seat cards read whether it is shown; the fair-deal panel
+ * after the score overlay, which it joins while that is shown).
  * @param {object} ctx see above
  * @returns {object[]} view instances
  */
 export function tableLayout(ctx) {
   const { centre, table } = ctx.controller.views;
   return [Prestart, StatusBar, Seats, CENTRES[centre], TABLES[table], ErrorBox, OpeningInfo, Actions, RackView,
-    ScoreOverlay, ChatPanel].map((View) => new View(ctx));
+    ScoreOverlay, FairDealPanel, ChatPanel].map((View) => new View(ctx));
 }

@@ -1,0 +1,71 @@
+"""The seeding window on the live socket: the `seeding` frame reaches the table before
+the deal, `seed` is answered `seeded` (canonical form) or an error that leaves the socket
+usable, and a spectator's seed is refused."""
+import pytest
+from channels.db import database_sync_to_async
+
+from games.models import Game, Round
+from games.play import tables
+from tests.games.test_consumers import Client
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def _window(settings):
+    settings.OKEY_SEED_WINDOW = 5
+
+
+@database_sync_to_async
+def open_pair(alice, bob):
+    table = tables.create_table(alice, "okey51", {"rounds": 1}, mode="online", move_time=30)
+    tables.join_table(bob, table.pk)
+    return table
+
+
+@database_sync_to_async
+def round_state(table):
+    game = Game.objects.select_related("round").get(table=table)
+    committed = Round.objects.get(match__table=table, index=0)
+    return game, committed
+
+
+async def test_seeds_travel_on_the_socket_and_the_deal_follows_the_last(alice, bob, carol, session_cookie):
+    table = await open_pair(alice, bob)
+    a = Client(table.pk, await database_sync_to_async(session_cookie)(alice))
+    b = Client(table.pk, await database_sync_to_async(session_cookie)(bob))
+    spectator = Client(table.pk, await database_sync_to_async(session_cookie)(carol))
+    for client in (a, b, spectator):
+        assert (await client.connect())[0]
+        await client.recv_type("snapshot")
+    await database_sync_to_async(tables.start_match)(alice, table.pk)
+    game, committed = await round_state(table)
+    seeding = await b.recv_type("seeding")
+    assert seeding == {"type": "seeding", "round": 1, "commitment": committed.commitment,
+                       "deadline": int(game.deadline.timestamp() * 1000), "sent": [False] * 4}
+    assert (await spectator.recv_type("seeding"))["commitment"] == committed.commitment
+    snap = await a.recv_snapshot_at(game.version)
+    assert snap["view"]["seeding"]["commitment"] == committed.commitment and "rack" not in snap["view"]
+
+    await spectator.send({"type": "seed", "round": 1, "seed": "mine"})
+    assert (await spectator.recv_type("error"))["code"] == "not_seated"
+    await a.send({"type": "seed", "id": "s1", "round": 1, "seed": "bad\tseed"})
+    refused = await a.recv_type("error")
+    assert (refused["code"], refused["id"]) == ("bad_seed", "s1") and refused["message"]
+    await a.send({"type": "seed", "round": "1", "seed": "x"})
+    assert (await a.recv_type("error"))["code"] == "bad_frame"
+    await a.send({"type": "seed", "round": 1, "seed": " Zoë "})
+    assert await a.recv_type("seeded") == {"type": "seeded", "round": 1, "seed": "Zoë"}
+    game, _committed = await round_state(table)
+    assert game.position is None  # bob has not sent his yet
+
+    await b.send({"type": "seed", "id": "b1", "round": 1, "seed": "ab"})
+    assert await b.recv_type("seeded") == {"type": "seeded", "round": 1, "seed": "ab", "id": "b1"}
+    dealt = await b.recv_snapshot_at(game.version + 1)
+    assert len(dealt["view"]["rack"]) == 14 and "seeding" not in dealt["view"]
+    game, committed = await round_state(table)
+    assert committed.client_seeds == ["Zoë", "", "ab", ""] and game.round == committed
+    await a.send({"type": "seed", "round": 1, "seed": "again"})
+    assert (await a.recv_type("error"))["code"] == "seed_closed"
+    for client in (a, b, spectator):
+        await client.close()

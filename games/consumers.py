@@ -15,6 +15,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import close_old_connections
 from django.utils import translation
 
 from accounts.moderation import KICK_CLOSE_CODE, active_suspension, suspension_message, user_group
@@ -48,6 +49,23 @@ def _scope_language(scope):
 def _suspension_text(found, language):
     with translation.override(language):
         return suspension_message(found)
+
+
+def _in_parallel(fn):
+    """`fn` as a coroutine function run on the event loop's thread pool, each thread with
+    its own database connection, instead of the process's one database thread: an action
+    at one table need not wait for another table's (each is one transaction on its own
+    locked game row). The connection is closed at the end when it is too old or broken
+    (`close_old_connections`): in a pool thread, channels' own clean-up after the call
+    left it open once the call had broadcast through `async_to_sync`."""
+
+    def call(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return database_sync_to_async(call, thread_sensitive=False)
 
 
 def _dumps(frame):
@@ -231,7 +249,7 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, AsyncWebsocketConsumer):
         if self.seat is None:
             self._remember(frame_id, await self.send_error("not_seated", frame_id))
             return
-        outcome = await database_sync_to_async(turns.submit_action)(self.user, self.table_id, action, version)
+        outcome = await _in_parallel(turns.submit_action)(self.user, self.table_id, action, version)
         if outcome.ok:
             answer = {"type": "ack", "id": frame_id, "version": outcome.version}
             self._remember(frame_id, answer)

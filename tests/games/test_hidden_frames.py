@@ -53,7 +53,8 @@ async def test_no_frame_of_a_multi_table_run_shows_a_tile_of_another_seat(
         "dave": (Client(second.pk, await cookie(dave)), second, 2),
         "alice watching": (Client(second.pk, await cookie(alice)), second, None),
     }
-    for client, _table_, _seat in sockets.values():
+    clients = [client for client, _table, _seat in sockets.values()]
+    for client in clients:
         assert (await client.connect())[0]
     positions = {}  # (table id, version) -> position
 
@@ -80,7 +81,7 @@ async def test_no_frame_of_a_multi_table_run_shows_a_tile_of_another_seat(
                 assert kind == "bot"
                 assert await database_sync_to_async(tasks.bot_turn)(game_id, version)
             await remember(table)
-    for client, _table_, _seat in sockets.values():
+    for client in clients:
         await client.send({"type": "sync"})
         await client.drain()
 
@@ -109,5 +110,5 @@ async def test_no_frame_of_a_multi_table_run_shows_a_tile_of_another_seat(
             for move in view.get("moves", ()):
                 if move["type"] == "draw" and move["seat"] != own:
                     assert "tile" not in move, name
-    for client, _table_, _seat in sockets.values():
+    for client in clients:
         await client.close()

@@ -20,14 +20,17 @@ from django.utils import translation
 
 from accounts.moderation import KICK_CLOSE_CODE, active_suspension, suspension_message, user_group
 from accounts.session_sockets import SessionSocketMixin
+from games import frames
 from games.chat import service as chat
 from games.errors import TableError, error_message
+from games.models import Seat
 from games.play import presence, seeding, turns
 from games.play.commit import LOBBY_GROUP, lobby_frame, seat_group
 from games.snapshot import localize, snapshot
+from games.sockets import HeartbeatMixin, client_address
 
-MAX_FRAME_CHARS = 16 * 1024
 MAX_REMEMBERED_IDS = 256
+CAP_CLOSE_CODE = 4429  # the user or the address has too many sockets open (the client retries later)
 
 
 def _scope_language(scope):
@@ -88,7 +91,12 @@ class DirectDispatch:
         await handler(message)
 
 
-class TableConsumer(DirectDispatch, SessionSocketMixin, AsyncWebsocketConsumer):
+def _seat_index(table_id, user):
+    # The seat of `user` at the table, read without the game's lock (spectators never take it).
+    return Seat.objects.filter(table_id=table_id, user=user).values_list("index", flat=True).first()
+
+
+class TableConsumer(DirectDispatch, SessionSocketMixin, HeartbeatMixin, AsyncWebsocketConsumer):
     """`/ws/table/<id>/`: one player's (or spectator's) live connection to a table.
 
     Client frames: `action` {id, version, action}, `sync`, `resume` (take the seat back
@@ -97,8 +105,14 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, AsyncWebsocketConsumer):
     {id, user, name, text, at}, `chat_removed` {id}, `reported`, `seeding` {round,
     commitment, deadline, sent}, `seeded` {round, seed}. Any error leaves the connection usable. A suspended
     user's sockets are closed with code 4403, and those of a login session that ended
-    (logout, password change, expiry) with 4401 (`SessionSocketMixin`).
+    (logout, password change, expiry) with 4401 (`SessionSocketMixin`). Frames are checked
+    by `games.frames` before anything else reads them; `ping` is answered `pong` and an
+    idle socket closed (`HeartbeatMixin`); a user or address over its socket cap gets
+    `error` `too_many_sockets` and close 4429 (docs/protocol-extensions.md).
     """
+
+    admitted = False  # frames are read only once connect() has set the socket up
+    presence_refreshed = 0.0
 
     async def connect(self):
         user = self.scope.get("user")
@@ -119,14 +133,22 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, AsyncWebsocketConsumer):
         self.sent_version = -1
         self.round_end_version = -1
         self.answers = OrderedDict()
-        self.tokens = settings.OKEY_WS_BURST
-        self.last_refill = time.monotonic()
+        self.budget = frames.FrameBudget(settings.OKEY_WS_RATE, settings.OKEY_WS_BURST, settings.OKEY_WS_FLOOD_LIMIT)
         self.seat = None
         try:
             await database_sync_to_async(snapshot)(self.table_id, None)
         except TableError:
             await self.close(code=4404)
             return
+        refusal = await database_sync_to_async(presence.open_connection)(
+            self.channel_name, user, client_address(self.scope), self.table_id)
+        if refusal is not None:
+            await self.accept()
+            await self.send_error(refusal)
+            await self.close(code=CAP_CLOSE_CODE)
+            return
+        self.registered = True
+        self.presence_refreshed = time.monotonic()
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(self.user_group, self.channel_name)
         self.seat_group = seat_group(self.table_id, user.pk)
@@ -135,20 +157,40 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, AsyncWebsocketConsumer):
         # The broadcast of our own connection carries our channel name: this socket sends
         # its snapshot once, here, not again when that broadcast comes back.
         self.seat = await database_sync_to_async(presence.set_connected)(
-            self.user, self.table_id, True, origin=self.channel_name)
+            self.user, self.table_id, True, origin=self.channel_name, channel=self.channel_name)
         await self.send_snapshot()
         lines = await database_sync_to_async(chat.history)(self.table_id)
         await self.send_frame({"type": "chat_history", "lines": lines})
+        self.admitted = True
 
     async def disconnect(self, code):
-        if not hasattr(self, "group"):
+        if not getattr(self, "registered", False):
             return
+        self.admitted = self.registered = False
         await self.channel_layer.group_discard(self.group, self.channel_name)
         await self.channel_layer.group_discard(self.user_group, self.channel_name)
         if hasattr(self, "seat_group"):
             await self.channel_layer.group_discard(self.seat_group, self.channel_name)
         if self.seat is not None:
-            await database_sync_to_async(presence.set_connected)(self.user, self.table_id, False)
+            await database_sync_to_async(presence.set_connected)(self.user, self.table_id, False,
+                                                                 channel=self.channel_name)
+        else:
+            await database_sync_to_async(presence.close_connection)(self.channel_name)
+
+    async def heartbeat(self):
+        """Refresh this socket's presence row every third of its lifetime; a row that
+        expired meanwhile (a long stall) is recorded again, and the seat given back."""
+        if not self.admitted or time.monotonic() - self.presence_refreshed < settings.OKEY_PRESENCE_TTL / 3:
+            return
+        self.presence_refreshed = time.monotonic()
+        if await database_sync_to_async(presence.refresh)(self.channel_name):
+            return
+        await database_sync_to_async(presence.open_connection)(
+            self.channel_name, self.user, client_address(self.scope), self.table_id, capped=False)
+        if self.seat is not None:
+            await database_sync_to_async(presence.set_connected)(
+                self.user, self.table_id, True, origin=self.channel_name, channel=self.channel_name)
+            await self.send_snapshot()
 
     # ------------------------------------------------------------------ sending
 
@@ -185,39 +227,40 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, AsyncWebsocketConsumer):
 
     # ---------------------------------------------------------------- receiving
 
-    def _take_token(self):
-        now = time.monotonic()
-        self.tokens = min(settings.OKEY_WS_BURST, self.tokens + (now - self.last_refill) * settings.OKEY_WS_RATE)
-        self.last_refill = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+    async def ping_verdict(self):
+        """Pings spend the socket's frame budget like any frame (`games.frames.FrameBudget`)."""
+        if not self.admitted:
+            return "drop"
+        verdict = self.budget.take()
+        return verdict if verdict in ("ok", "close") else "drop"
 
     async def receive(self, text_data=None, bytes_data=None):
-        if not self._take_token():
-            await self.send_error("rate_limited")
+        if not self.admitted:  # e.g. a suspended user's frames right behind the handshake
             return
-        if text_data is None or len(text_data) > MAX_FRAME_CHARS:
-            await self.send_error("bad_frame")
+        verdict = self.budget.take()
+        if verdict != "ok":
+            if verdict == "close":
+                await self.close(code=frames.CLOSE_POLICY)
+            elif verdict == "answer":
+                await self.send_error("rate_limited")
             return
         try:
-            frame = json.loads(text_data)
-        except ValueError:
-            await self.send_error("bad_frame")
-            return
-        if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
-            await self.send_error("bad_frame")
+            frame = frames.decode(text_data, bytes_data)
+        except frames.Refused as refused:
+            if refused.close is not None:
+                await self.close(code=refused.close)
+            else:
+                await self.send_error(refused.code)
             return
         kind = frame["type"]
         if kind == "sync":
             await self.send_snapshot()
+        elif kind == "ping":  # a ping with more than its type (a bare one is the mixin's)
+            await self.send_frame({"type": "pong"})
         elif kind == "action":
             await self.receive_action(frame)
         elif kind == "resume":
-            seat = await database_sync_to_async(presence.resume_seat)(self.user, self.table_id)
-            if seat is None:  # a spectator has no seat to take back (PROTOCOL.md)
-                await self.send_error("not_seated", frame.get("id") if isinstance(frame.get("id"), str) else None)
+            await self.receive_resume(frame)
         elif kind == "chat":
             await self.receive_chat(frame)
         elif kind == "report":
@@ -225,7 +268,21 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, AsyncWebsocketConsumer):
         elif kind == "seed":
             await self.receive_seed(frame)
         else:
-            await self.send_error("bad_frame", frame.get("id") if isinstance(frame.get("id"), str) else None)
+            await self.send_error("bad_frame", frames.frame_id(frame))
+
+    async def seated(self):
+        """Whether this socket's user has a seat, read without the game's lock; a seat
+        taken since connecting is picked up (with a fresh snapshot). Returns bool."""
+        if self.seat is None and await database_sync_to_async(_seat_index)(self.table_id, self.user) is not None:
+            await self.send_snapshot()
+        return self.seat is not None
+
+    async def receive_resume(self, frame):
+        """`resume`: take the seat back from autoplay; a spectator gets `not_seated`
+        before any locking query (PROTOCOL.md)."""
+        if not await self.seated() or await database_sync_to_async(presence.resume_seat)(
+                self.user, self.table_id) is None:
+            await self.send_error("not_seated", frames.frame_id(frame))
 
     async def receive_action(self, frame):
         frame_id = frame.get("id")
@@ -243,11 +300,13 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, AsyncWebsocketConsumer):
         ):
             await self.send_error("bad_frame", frame_id)
             return
-        if self.seat is None:
-            # Re-check: the user may have joined since connecting.
-            await self.send_snapshot()
-        if self.seat is None:
+        if not await self.seated():
             self._remember(frame_id, await self.send_error("not_seated", frame_id))
+            return
+        try:
+            action = frames.normalise_action(action)
+        except frames.Refused as refused:
+            self._remember(frame_id, await self.send_error(refused.code, frame_id))
             return
         outcome = await _in_parallel(turns.submit_action)(self.user, self.table_id, action, version)
         if outcome.ok:
@@ -266,14 +325,22 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, AsyncWebsocketConsumer):
             await self.send_snapshot()
 
     async def receive_chat(self, frame):
-        """`chat` {text}: `games.chat.service.post`; the line comes back to every socket through the group."""
+        """`chat` {text}: `games.chat.service.post`; the line comes back to every socket through the group.
+        A text with a control character or a lone surrogate is refused `bad_text`."""
+        if frames.bad_text(frame.get("text")):
+            await self.send_error("bad_text")
+            return
         try:
             await database_sync_to_async(chat.post)(self.user, self.table_id, frame.get("text"))
         except chat.ChatError as exc:
             await self.send_chat_error(exc)
 
     async def receive_report(self, frame):
-        """`report` {user?, reason?}: `games.chat.service.report`; answered with `reported`."""
+        """`report` {user?, reason?}: `games.chat.service.report`; answered with `reported`.
+        A user or reason with a control character or a lone surrogate is refused `bad_text`."""
+        if frames.bad_text(frame.get("user")) or frames.bad_text(frame.get("reason")):
+            await self.send_error("bad_text")
+            return
         try:
             await database_sync_to_async(chat.report)(self.user, self.table_id, frame.get("user"), frame.get("reason"))
         except chat.ChatError as exc:
@@ -289,6 +356,9 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, AsyncWebsocketConsumer):
         number = frame.get("round")
         if not isinstance(number, int) or isinstance(number, bool) or number < 1:
             await self.send_error("bad_frame", frame_id)
+            return
+        if not await self.seated():  # a spectator is refused before the game's lock
+            await self.send_error("not_seated", frame_id)
             return
         outcome = await database_sync_to_async(seeding.submit_seed)(self.user, self.table_id, number,
                                                                     frame.get("seed"))
@@ -363,15 +433,16 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, AsyncWebsocketConsumer):
         await self.close(code=KICK_CLOSE_CODE)
 
 
-class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
+class LobbyConsumer(DirectDispatch, HeartbeatMixin, AsyncWebsocketConsumer):
     """`/ws/lobby/`: the list of open online tables, re-sent on every change.
 
     Server frame: {"type": "tables", "tables": [...games.snapshot.open_tables()]}, built once
-    per change by the writer and forwarded as it is (`lobby_update`). A client
-    may send {"type": "sync"} to get it again.
+    per change by the writer and forwarded as it is (`lobby_update`). A client may send
+    {"type": "sync"} to get it again, and `ping` (answered `pong`, `HeartbeatMixin`).
     """
 
     group = LOBBY_GROUP
+    close_when_idle = False  # a lobby socket holds no seat: silence costs nothing but its broadcasts
 
     async def connect(self):
         await self.channel_layer.group_add(self.group, self.channel_name)

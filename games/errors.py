@@ -44,6 +44,8 @@ ERROR_MESSAGES = {
     "bad_frame": _("Malformed message."),
     "not_seated": _("You are not seated at this table."),
     "rate_limited": _("Too many messages; slow down."),
+    "bad_text": _("That text holds characters that cannot be sent (control characters or invalid Unicode)."),
+    "too_many_sockets": _("Too many open connections: close another tab of the game, then reload."),
     "bad_seed": _("That seed cannot be used: at most 64 letters, digits, punctuation marks, symbols or spaces."),
     "seed_closed": _("Seeds for this round are no longer accepted: it is dealt, or not committed yet."),
     # table management (TableError)

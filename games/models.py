@@ -254,3 +254,27 @@ class Move(models.Model):
 
     def __str__(self):
         return f"move {self.number} of round {self.round_id}: {self.action}"
+
+
+class Connection(models.Model):
+    """One open table socket, alive until `expires` (games.play.presence).
+
+    A socket refreshes its row while its client keeps sending (the heartbeat), so a row
+    left behind by a process that died expires on its own: presence and the per-user and
+    per-IP socket caps count live rows, never a counter that a crash can leave too high.
+    `seat` is set for a socket of the seat's player, None for a spectator.
+    """
+
+    channel = models.CharField(max_length=200, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="+")
+    ip = models.CharField(max_length=64, blank=True, default="")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.CASCADE, related_name="live_connections")
+    expires = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "expires"]), models.Index(fields=["ip", "expires"])]
+
+    def __str__(self):
+        return f"{self.channel} at table {self.table_id}"

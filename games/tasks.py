@@ -38,6 +38,7 @@ def seeding_timeout(game_id, version):
 
 @shared_task(name="games.tasks.sweep", ignore_result=True)
 def sweep(startup=False):
-    """Re-arm overdue deadlines and record finished matches not yet recorded (periodic;
-    `startup` re-arms every pending deadline). Returns {"timers", "recorded"} counts."""
+    """Re-arm overdue deadlines, record finished matches not yet recorded and drop expired
+    socket presence rows (periodic; `startup` re-arms every pending deadline). Returns
+    {"timers", "recorded", "connections"} counts."""
     return turns.sweep(startup=startup)

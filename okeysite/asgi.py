@@ -12,8 +12,10 @@ get_asgi_application()  # sets Django up before anything imports models
 
 from okeysite import embedded  # noqa: E402
 from okeysite.routing import build_application  # noqa: E402
+from okeysite.ws_close import allow_protocol_close_codes  # noqa: E402
 
 _inner = build_application()
+allow_protocol_close_codes()  # consumers close with 1007/1008/1009 (games/frames.py)
 
 
 async def application(scope, receive, send):

@@ -242,6 +242,23 @@ OKEY_RULESETS = env_list("OKEY_RULESETS", "okey51,okey17,rami")  # offered in th
 OKEY_SERVE_STATIC = env_bool("OKEY_SERVE_STATIC", DEBUG or EMBEDDED)
 OKEY_WS_RATE = env_float("OKEY_WS_RATE", 10.0)  # frames per second allowed per socket
 OKEY_WS_BURST = env_float("OKEY_WS_BURST", 30.0)
+# A socket dropping frames faster than it earns them (a flood score that decays at
+# OKEY_WS_RATE / 10 per second) is closed with 1008 once the score passes this.
+OKEY_WS_FLOOD_LIMIT = env_float("OKEY_WS_FLOOD_LIMIT", 100.0)
+# Before any consumer reads them (okeysite/ws_close.py): a socket sending more than this many
+# frames per second, past bursts of OKEY_WS_WIRE_BURST, is muted and closed with 1008.
+OKEY_WS_WIRE_RATE = env_float("OKEY_WS_WIRE_RATE", 100.0)
+OKEY_WS_WIRE_BURST = env_float("OKEY_WS_WIRE_BURST", 500.0)
+# Simultaneous table sockets per user and per client address; more are closed with 4429.
+OKEY_WS_MAX_PER_USER = int(env_float("OKEY_WS_MAX_PER_USER", 8))
+OKEY_WS_MAX_PER_IP = int(env_float("OKEY_WS_MAX_PER_IP", 32))
+# Heartbeat (docs/protocol-extensions.md): the client pings every 20 s; a socket that sent
+# nothing for OKEY_WS_IDLE_TIMEOUT seconds is closed with 4408 (90 s: a browser may run a
+# hidden tab's timers only once a minute), and a socket's presence row lives
+# OKEY_PRESENCE_TTL seconds past its last refresh (a process that dies takes its sockets'
+# presence with it after that long).
+OKEY_WS_IDLE_TIMEOUT = env_float("OKEY_WS_IDLE_TIMEOUT", 90.0)
+OKEY_PRESENCE_TTL = env_float("OKEY_PRESENCE_TTL", 120.0)
 
 # --- auth (django-allauth) -----------------------------------------------------
 AUTHENTICATION_BACKENDS = [
@@ -258,7 +275,8 @@ ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 EMAIL_BACKEND = os.environ.get(
     "EMAIL_BACKEND",
-    "django.core.mail.backends.console.EmailBackend" if EMBEDDED or DEBUG else "django.core.mail.backends.smtp.EmailBackend",
+    "django.core.mail.backends.console.EmailBackend" if EMBEDDED or DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend",
 )
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "okeysite <noreply@localhost>")
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")

@@ -125,7 +125,8 @@ async def run_lobby(stack, host: str, ports: list[int], count: int, changes: int
             raise PageError("lobby: no create-table form", 200)
         table_path = {}
 
-        async def post_create():
+        # each closure is awaited at once inside this iteration: bind its loop values anyway
+        async def post_create(create_form=create_form, table_path=table_path):
             path = await creator.submit(create_form, {"ruleset": ruleset, "mode": "online", **form},
                                         step="create")
             found = re.search(r"/table/(\d+)/", path)
@@ -142,7 +143,7 @@ async def run_lobby(stack, host: str, ports: list[int], count: int, changes: int
         if join is None:
             raise PageError("table page: no join form", 200)
 
-        async def post_join():
+        async def post_join(join=join, table_id=table_id):
             await joiner.submit(join, step="join")
             return table_id
 
@@ -152,7 +153,7 @@ async def run_lobby(stack, host: str, ports: list[int], count: int, changes: int
         if start is None:
             raise PageError("table page: no start form", 200)
 
-        async def post_start():
+        async def post_start(start=start, table_id=table_id):
             await creator.submit(start, step="start")
             return table_id
 

@@ -49,7 +49,8 @@ def tables_block(r: dict) -> str:
     t = p["throughput"]
     lines.append(f"  throughput: {t['versions_per_s']:,.1f} versions/s seen ({t['versions_advanced_per_s']:,.1f} "
                  f"advanced), {t['snapshots_per_s']:,.1f} snapshots/s, {t['actions_per_s']:,.1f} actions/s acked "
-                 f"({t['actions_sent_per_s']:,.1f} sent), {t['http_requests_per_s']:,.1f} page requests/s; {lat['acked']} actions measured "
+                 f"({t['actions_sent_per_s']:,.1f} sent), {t['http_requests_per_s']:,.1f} page requests/s; "
+                 f"{lat['acked']} actions measured "
                  f"({lat['refused']} refused, {lat['unanswered']} unanswered), samples: others "
                  f"{lat['others']['n']}, lost snapshots {lat['lost']}")
     if b:

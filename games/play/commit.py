@@ -208,7 +208,8 @@ class Write:
             deadline = game.deadline
             if seat.computer_plays and new_turn:
                 deadline = now + timedelta(seconds=settings.OKEY_BOT_DELAY * (3 if seat.autoplay else 1))
-            elif seat.computer_plays and not fits and not computer_acted and not seat.is_computer and not seat.connected:
+            elif (seat.computer_plays and not fits and not computer_acted and not seat.is_computer
+                  and not seat.connected):
                 deadline = now + timedelta(seconds=settings.OKEY_DISCONNECT_GRACE)
                 if game.deadline_kind == Game.Deadline.MOVE and game.deadline is not None:
                     deadline = min(deadline, game.deadline)

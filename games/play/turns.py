@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games.engine import api
 from games.models import Game, Move, Table
-from games.play import commit, computer, seeding
+from games.play import commit, computer, presence, seeding
 from leaderboards.recording import record_pending
 
 log = logging.getLogger("games.play")
@@ -142,8 +142,10 @@ def sweep(startup=False):
     (`startup` True: of every pending deadline, since memory-broker tasks die with the
     process), then records the finished matches not yet recorded
     (`leaderboards.recording.record_pending`: a crash between a match's commit and its
-    after-commit recording loses nothing).
-    Returns {"timers": timers sent, "recorded": matches recorded}.
+    after-commit recording loses nothing), and drops the presence rows of sockets that
+    stopped refreshing them (`presence.expire_connections`: a seat whose sockets all died
+    goes on autoplay).
+    Returns {"timers": timers sent, "recorded": matches recorded, "connections": rows dropped}.
     """
     now = timezone.now()
     games = Game.objects.filter(deadline__isnull=False, table__status=Table.Status.PLAYING).exclude(deadline_kind="")
@@ -153,4 +155,4 @@ def sweep(startup=False):
     for game_id, kind, version, deadline in games.values_list("pk", "deadline_kind", "version", "deadline"):
         commit.send_timer(kind, game_id, version, deadline)
         timers += 1
-    return {"timers": timers, "recorded": record_pending()}
+    return {"timers": timers, "recorded": record_pending(), "connections": presence.expire_connections()}

@@ -57,6 +57,7 @@ def rami_turn(page) -> None:
 
 @pytest.mark.parametrize("ruleset, turn", [("okey17", okey17_turn), ("rami", rami_turn)])
 def test_a_round_of_each_ruleset_through_the_ui(page, live_server_url, ruleset, turn):
+    page.set_viewport_size({"width": 1366, "height": 800})
     register(page, live_server_url, f"player-{ruleset}")
     create_solo_table(page, live_server_url, ruleset)
     expect(page.locator("#rack .tile").first).to_be_visible(timeout=15_000)
@@ -72,4 +73,13 @@ def test_a_round_of_each_ruleset_through_the_ui(page, live_server_url, ruleset, 
             page.wait_for_timeout(150)
     assert turns >= 1
     expect(page.locator("#score-table .score-row")).to_have_count(4)
+    # how the round ended, and every rack revealed (a finisher's may be empty)
+    expect(page.locator("#end-reason")).not_to_be_empty()
+    expect(page.locator("#score-table .rack-row")).to_have_count(4)
+    assert page.locator("#score-table .rack-row .tile").count() > 0
+    if ruleset == "rami":
+        expect(page.locator("#score-table thead th")).to_have_count(3)   # no always-empty Penalties column
     shot(page, f"score-table-{ruleset}")
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, f"score-table-{ruleset}-phone")

@@ -191,7 +191,7 @@ async def test_a_refused_move_leaves_the_state_unchanged_and_the_socket_usable(a
         json.dumps({"type": "action", "id": "z", "version": 1, "action": "draw"}),
         json.dumps({"type": "action", "version": 1, "action": {"type": "draw"}}),
         json.dumps({"type": "teleport"}),
-        "x" * 20000,
+        "[" * 5000 + "]" * 5000,
     ],
 )
 async def test_a_malformed_frame_gets_bad_frame_and_the_socket_still_works(alice, bob, session_cookie, frame):

@@ -100,7 +100,11 @@ test("the match-over card of an individual match has no stray text before Back t
   const card = q(root, "#match-over");
   assert.equal(card.hidden, false);
   assert.ok(!card.textContent.includes("null"), card.textContent);
-  assert.deepEqual(card.children.map((c) => c.tagName), ["H2", "OL", "A"]);
+  assert.deepEqual(card.children.map((c) => c.tagName), ["H2", "OL", "DIV"]);
+  assert.ok(q(root, "#back-to-lobby"));
+  // the card can be closed
+  q(root, "#match-over-close").click();
+  assert.equal(q(root, "#match-over").hidden, true);
   clearInterval(app.clockTimer);
 });
 

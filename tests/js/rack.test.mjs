@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Rack } from "../../static/js/table/rack.js";
+import { Rack, perRowFor } from "../../static/js/table/rack.js";
 import { sortRack } from "../../static/js/table/sorting.js";
 import { persist, rackKey, savedFor } from "../../static/js/table/storage.js";
 
@@ -145,4 +145,56 @@ test("rami undo: the rack comes back exactly as arranged at the start of the tur
   // a tile the start did not hold (none in a real turn) still shows after the undo
   rack.restore(start.map((t) => (t === "K1" ? null : t)), server);
   assert.equal(rack.tiles().length, server.length);
+});
+
+test("a tile dropped on a tile shifts that row towards its nearest gap instead of swapping", () => {
+  const rack = new Rack({ perRow: 8, rows: 2 });
+  rack.slots = ["R1", "R2", "R3", null, "B9", null, null, null, "K5", null, null, null, null, null, null, null];
+  rack.shift(8, 1);                 // K5 from the second row onto R2
+  assert.deepEqual(rack.slots.slice(0, 8), ["R1", "K5", "R2", "R3", "B9", null, null, null]);
+  assert.equal(rack.slots[8], null);
+  // within a row the tiles between move towards the slot the tile left
+  rack.shift(0, 3);                 // R1 onto R3: K5 R2 R3 move left
+  assert.deepEqual(rack.slots.slice(0, 8), ["K5", "R2", "R3", "R1", "B9", null, null, null]);
+  rack.shift(4, 0);                 // B9 onto K5: the row moves right
+  assert.deepEqual(rack.slots.slice(0, 8), ["B9", "K5", "R2", "R3", "R1", null, null, null]);
+});
+
+test("a shift carries face-down and taken marks with their tiles; a full row swaps", () => {
+  const rack = new Rack({ perRow: 4, rows: 2 });
+  rack.slots = ["R1", "J", null, null, "B1", "B2", "B3", "B4"];
+  rack.faceDown.add(1);
+  rack.taken = 0;
+  rack.shift(4, 0);
+  assert.deepEqual(rack.slots, ["B1", "R1", "J", null, null, "B2", "B3", "B4"]);
+  assert.deepEqual([...rack.faceDown], [2]);
+  assert.equal(rack.taken, 1);
+  rack.slots = ["R1", null, null, null, "B1", "B2", "B3", "B4"];
+  rack.faceDown.clear();
+  rack.taken = null;
+  rack.slots[1] = "R2"; rack.slots[2] = "R3"; rack.slots[3] = "R4";
+  rack.shift(0, 5);                 // second row full and not the same row: swap
+  assert.deepEqual(rack.slots, ["B2", "R2", "R3", "R4", "B1", "R1", "B3", "B4"]);
+});
+
+test("a rack saved on a wide screen opens on a phone with its groups kept whole", () => {
+  const wide = new Rack({ perRow: 13, rows: 2 });
+  wide.slots[0] = "R1"; wide.slots[1] = "R2"; wide.slots[2] = "R3";
+  wide.slots[9] = "K7"; wide.slots[10] = "B7"; wide.slots[11] = "Y7"; wide.slots[12] = "R7";
+  wide.slots[13] = "B2";
+  const phone = Rack.fromJSON(JSON.parse(JSON.stringify(wide)), { perRow: 8, rows: 3 });
+  assert.equal(phone.perRow, 8);
+  const groups = phone.groups().map((g) => g.tiles.join(" "));
+  assert.ok(groups.includes("R1 R2 R3"));
+  assert.ok(groups.includes("K7 B7 Y7 R7"));
+  assert.equal(phone.tiles().length, 8);
+  assert.ok(phone.slots.length >= 24 && phone.slots.length % 8 === 0);
+  assert.deepEqual(Rack.fromJSON(phone.toJSON(), { perRow: 8, rows: 3 }).slots, phone.slots);
+});
+
+test("phones get fewer slots per row so that a tile stays at least 40 px wide", () => {
+  assert.equal(perRowFor(390), 8);
+  assert.equal(perRowFor(500), 10);
+  assert.equal(perRowFor(1366), 13);
+  assert.equal(perRowFor(undefined), 13);
 });

@@ -9,8 +9,9 @@ import { gesture, ramiView, select, slotOf, tableState } from "./tables.mjs";
 const _ = null;
 const TABLE = [["B3", "B4", "B5", "B6"], ["K10", "J=R10", "Y10"]];
 
+// the player has laid the initial meld (before it the table cannot be touched, RULES.md §5)
 function turn(extra = {}) {
-  return tableState(ramiView({ table: TABLE, ...extra }), ["K4", "Y4", "J", _, "R7", "R8", "R9", _, "B2", _, "K12"]);
+  return tableState(ramiView({ table: TABLE, opened: ["yes", "no", "no", "no"], ...extra }), ["K4", "Y4", "J", _, "R7", "R8", "R9", _, "B2", _, "K12"]);
 }
 
 test("rack tiles tapped into a new meld, then Play sends the whole table, the joker written J=X", () => {
@@ -83,9 +84,25 @@ test("out of turn the table does not move: the player is told to wait; Draw and 
 });
 
 test("the initial meld's running total counts only new melds of rack tiles", () => {
-  let state = select(turn(), "R7", "R8", "R9");
+  let state = select(turn({ opened: ["no", "no", "no", "no"] }), "R7", "R8", "R9");
   state = gesture(state, { type: "tap_new_meld" }).state;
   assert.deepEqual(controllerFor("rami").openingLine(state), [{ cls: "", text: "Initial meld: 24 of 30 points" }]);
   const opened = reduce(state, { type: "snapshot", version: 2, view: { ...state.view, opened: ["yes", "no", "no", "no"] }, saved: {} });
   assert.deepEqual(controllerFor("rami").openingLine(opened), []);
+});
+
+test("before the initial meld touching the table is refused as soon as it is tried, new melds from the rack are not", () => {
+  const state = turn({ opened: ["no", "no", "no", "no"] });
+  const r7 = `slot:${slotOf(state, "R7")}`;
+  const dropped = gesture(state, { type: "drop", src: r7, target: "meld:0", index: 4 });
+  assert.deepEqual(dropped.state.rami.toTable(), TABLE);
+  assert.match(dropped.state.notice, /initial meld/);
+  assert.match(gesture(state, { type: "tap_meld_tile", meld: 1, index: 1, at: 100 }).state.notice, /initial meld/);
+  assert.match(gesture(select(state, "R7"), { type: "tap_meld", meld: 0 }).state.notice, /initial meld/);
+  assert.deepEqual(gesture(state, { type: "drop", src: "meld:1:1", target: "new-meld", index: 0 }).state.rami.toTable(), TABLE);
+  // a new meld of rack tiles, and a rack tile into it, are the initial meld
+  let s = gesture(state, { type: "drop", src: r7, target: "new-meld", index: 0 }).state;
+  s = gesture(s, { type: "drop", src: `slot:${slotOf(s, "R8")}`, target: "meld:2", index: 99 }).state;
+  assert.deepEqual(s.rami.melds[2].tiles.map((x) => x.t), ["R7", "R8"]);
+  assert.equal(s.notice, "");
 });

@@ -60,3 +60,63 @@ test("a suspended frame or a 4401/4403/4404 close stops reconnecting and reports
   w2.onclose({ code: 4404 });
   assert.deepEqual(other.at(-1), ["refused", 4404]);
 });
+
+function clocked() {
+  const clock = { t: 0, beats: [], now: () => clock.t, setInterval: (f) => { clock.beats.push(f); return clock.beats.length; },
+    clearInterval: (id) => { clock.beats[id - 1] = null; } };
+  clock.tick = (ms) => { clock.t += ms; for (const f of clock.beats) if (f) f(); };
+  const made = [];
+  const frames = [];
+  const sock = new TableSocket({ url: "ws://x/", onFrame: (f) => frames.push(f), clock,
+    factory: () => { const ws = new FakeWs(); ws.closed = false; ws.close = () => { ws.closed = true; }; made.push(ws); return ws; } });
+  return { sock, clock, made, frames };
+}
+
+test("an open socket pings and a pong keeps it; pongs never reach the page", () => {
+  const { clock, made, frames } = clocked();
+  made[0].onopen();
+  assert.deepEqual(made[0].sent, []);            // a first connection needs no sync
+  clock.tick(20000);
+  assert.deepEqual(made[0].sent.at(-1), { type: "ping" });
+  made[0].deliver({ type: "pong" });
+  clock.tick(20000);
+  assert.equal(made.length, 1);
+  assert.equal(made[0].closed, false);
+  assert.deepEqual(frames, []);
+});
+
+test("no answer to a ping closes the socket and connects again, which asks for a sync", async () => {
+  const { clock, made } = clocked();
+  made[0].onopen();
+  clock.tick(20000);                               // ping, then silence
+  clock.tick(20000);
+  assert.equal(made[0].closed, true);
+  await new Promise((r) => setTimeout(r, 600));    // the first backoff step is 0.5 s
+  assert.equal(made.length, 2);
+  made[1].onopen();
+  assert.deepEqual(made[1].sent, [{ type: "sync" }]);
+});
+
+test("a quiet spell without frames other than pongs asks for a sync", () => {
+  const { clock, made } = clocked();
+  made[0].onopen();
+  made[0].deliver({ type: "snapshot", version: 3, view: {} });
+  clock.tick(20000);
+  made[0].deliver({ type: "pong" });
+  assert.ok(!made[0].sent.some((f) => f.type === "sync"));
+  clock.tick(20000);                               // 40 s since the last snapshot
+  assert.ok(made[0].sent.some((f) => f.type === "sync"));
+});
+
+test("4408, 4429 and 1008 closes reconnect; only 4401/4403/4404 stop", () => {
+  for (const code of [4408, 4429, 1008]) {
+    const states = [];
+    let ws;
+    const sock = new TableSocket({ url: "ws://x/", onFrame: () => {}, onState: (s) => states.push(s),
+      factory: () => (ws = new FakeWs()) });
+    ws.onclose({ code });
+    assert.equal(states.at(-1), "closed");
+    assert.equal(sock.closed, false);
+    sock.close();
+  }
+});

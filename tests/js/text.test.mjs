@@ -1,26 +1,71 @@
 // Run: node --test tests/js/
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { penaltyText, playerName, lastActionText } from "../../static/js/table/text.js";
+import { endReasonText, penaltyText, playerName, lastActionText } from "../../static/js/table/text.js";
+import { moveLine, playedForMe, summary, tileName } from "../../static/js/table/moves.js";
 
 const view = { seat: 0, players: [{ name: "ayse" }, { name: null, computer: "easy" }, { name: "mehmet" }, { name: null, computer: "strong" }] };
 
 test("in-round penalties read as lines for the score table", () => {
-  assert.equal(penaltyText(view, { seat: 1, amount: 100, reason: "penalty_tile", tile: "K11", by: null }), "Penalty tile K11 · 100");
+  assert.equal(penaltyText(view, { seat: 1, amount: 100, reason: "penalty_tile", tile: "K11", by: null }), "Penalty tile black 11 · 100");
   assert.equal(penaltyText(view, { seat: 1, amount: 120, reason: "discard_taken", tile: "B6", by: 3 }),
     `Discard taken by ${playerName(view, 3)} · 120`);
-  assert.equal(penaltyText(view, { seat: 2, amount: 70, reason: "add", tile: "Y7", by: 0 }), "ayse added Y7 to your meld · 70");
-  assert.equal(penaltyText(view, { seat: 2, amount: 30, reason: "playable_discard", tile: "R3", by: null }), "Playable discard R3 · 30");
+  assert.equal(penaltyText(view, { seat: 2, amount: 70, reason: "add", tile: "Y7", by: 0 }), "ayse added yellow 7 to your meld · 70");
+  assert.equal(penaltyText(view, { seat: 2, amount: 30, reason: "playable_discard", tile: "R3", by: null }), "Playable discard red 3 · 30");
   assert.equal(penaltyText(view, { seat: 2, amount: 5, reason: "something_new", tile: null, by: null }), "Penalty · 5");
 });
 
 test("the viewer's own moves read in the second person, the others' in the third", () => {
   const v = (a) => ({ ...view, last_action: a });
-  assert.equal(lastActionText(v({ seat: 0, type: "discard", tile: "R5" })), "You discarded R5");
+  assert.equal(lastActionText(v({ seat: 0, type: "discard", tile: "R5" })), "You discarded red 5");
   assert.equal(lastActionText(v({ seat: 0, type: "draw" })), "You drew a tile");
   assert.equal(lastActionText(v({ seat: 0, type: "take_discard" })), "You took the discard");
   assert.equal(lastActionText(v({ seat: 2, type: "discard", tile: "R5" })), "mehmet discarded");
   assert.equal(lastActionText(v({ seat: 2, type: "open" })), "mehmet opened");
   assert.equal(lastActionText(v({ seat: 0, type: "mystery" })), "");
   assert.equal(lastActionText(v(null)), "");
+});
+
+test("tiles are named in words, never as codes", () => {
+  assert.equal(tileName("Y11"), "yellow 11");
+  assert.equal(tileName("J"), "joker");
+  assert.equal(tileName("F"), "false joker");
+  assert.equal(tileName("R6=B5"), "okey as blue 5");
+  assert.equal(tileName("J=K7"), "joker as black 7");
+});
+
+test("the last-action line says the computer played when it did, and names the discarded tile", () => {
+  const moves = [
+    { number: 7, seat: 2, actor: "human", type: "discard", result: "ok", tile: "B4", penalties: [] },
+    { number: 8, seat: 0, actor: "timeout", type: "draw", result: "ok", tile: "K3", penalties: [] },
+    { number: 9, seat: 0, actor: "timeout", type: "discard", result: "ok", tile: "Y12", penalties: [] },
+  ];
+  assert.equal(lastActionText({ ...view, moves }), "The computer discarded for you: yellow 12");
+  assert.equal(lastActionText({ ...view, moves: moves.slice(0, 1) }), "mehmet discarded: blue 4");
+  assert.equal(lastActionText({ ...view, moves: [{ ...moves[2], actor: "human" }] }), "You discarded: yellow 12");
+  assert.deepEqual(playedForMe({ ...view, moves }).map((m) => m.number), [8, 9]);
+  assert.deepEqual(playedForMe({ ...view, moves: [...moves, { number: 10, seat: 0, actor: "human", type: "draw", result: "ok", penalties: [] }] }), []);
+  assert.equal(summary({ ...view, moves }, playedForMe({ ...view, moves }), playerName),
+    "The computer drew a tile for you: black 3 · The computer discarded for you: yellow 12");
+});
+
+test("a move line carries its public tiles: a take with the melds it placed, a rami play its laid tiles", () => {
+  const take = { number: 3, seat: 1, actor: "computer", type: "take_discard", result: "ok", tile: "R5",
+    then: { type: "open", melds: [["R3", "R4", "R5"]] }, penalties: [] };
+  const line = moveLine(view, take, playerName);
+  assert.equal(line.text, `${playerName(view, 1)} took the discard`);
+  assert.deepEqual(line.tiles, [["R5"], ["R3", "R4", "R5"]]);
+  assert.deepEqual(moveLine(view, { seat: 3, actor: "computer", type: "play", result: "ok", laid: ["J", "K9"], penalties: [] }, playerName).tiles, [["J", "K9"]]);
+  assert.equal(moveLine(view, { seat: 2, actor: "human", type: "draw", pass: true, result: "ok", penalties: [] }, playerName).text,
+    "mehmet passed: the pile is empty");
+  assert.equal(moveLine(view, { seat: 2, type: "mystery" }, playerName), null);
+});
+
+test("the score table says how the round ended", () => {
+  assert.equal(endReasonText(view, { finisher: 2, end: "okey" }), "mehmet finished by discarding the okey.");
+  assert.equal(endReasonText(view, { finisher: 0, end: "pairs" }), "ayse finished with pairs.");
+  assert.equal(endReasonText(view, { finisher: null, end: "draw" }), "The pile ran out: nobody finished.");
+  assert.equal(endReasonText(view, { finisher: null, end: "blocked", winner: 2 }),
+    "Blocked: the pile is empty and nobody could play. mehmet holds the lowest rack.");
+  assert.equal(endReasonText(view, null), "");
 });

@@ -6,6 +6,7 @@
 // re-renders after every change.
 import { _ } from "./i18n.js";
 import { controllerFor } from "./controllers/index.js";
+import { perRowFor } from "./rack.js";
 import { myTurn, seated, started } from "./selectors.js";
 import { TableSocket, socketUrl } from "./socket.js";
 import { initialState, reduce } from "./state.js";
@@ -39,6 +40,7 @@ export class TableApp {
       ruleset, tableId, assisted: this.config.assisted, players: this.config.players || null,
       seat: this.config.seat ?? null, editsTable: this.controller.editsTable,
       username: this.config.username || root.dataset.username || null,
+      perRow: perRowFor(typeof window !== "undefined" && window.innerWidth),
     });
     root.innerHTML = "";
     root.classList.add("tbl", `rs-${ruleset}`);

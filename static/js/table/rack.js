@@ -5,6 +5,22 @@
 
 export const PER_ROW = 13;
 
+/**
+ * Slots per rack row for a screen `width` (CSS px): 13 where 13 tiles of at least 40 px
+ * fit, fewer on a phone so that a tile stays legible and a tap target (>= 44 px at 390 px).
+ * @param {number} width the viewport's width in CSS px
+ * @returns {number} 8, 10 or 13
+ */
+export function perRowFor(width) {
+  if (!(width > 0) || width >= 580) return PER_ROW;
+  return width < 440 ? 8 : 10;
+}
+
+/** Minimum rows of a rack of `perRow` slots: room for a 22-tile okey51 deal with gaps. */
+export function minRowsFor(perRow) {
+  return perRow >= PER_ROW ? 2 : 3;
+}
+
 export class Rack {
   /**
    * @param {object} opts
@@ -29,7 +45,17 @@ export class Rack {
   static fromJSON(data, opts = {}) {
     if (!data || !Array.isArray(data.slots)) return null;
     const rack = new Rack(opts);
-    rack.slots = data.slots.map((t) => (typeof t === "string" ? t : null));
+    const slots = data.slots.map((t) => (typeof t === "string" ? t : null));
+    const savedPerRow = Number.isInteger(data.perRow) && data.perRow > 0 ? data.perRow : PER_ROW;
+    if (savedPerRow !== rack.perRow) {
+      // saved on a screen of another width: keep the player's groups, each on one row
+      const saved = new Rack({ perRow: savedPerRow, rows: 1 });
+      saved.slots = slots;
+      const groups = saved.groups().map((g) => g.tiles);
+      rack.layout({ melds: groups.filter((g) => g.length > 1), rest: groups.filter((g) => g.length === 1).flat() });
+      return rack;
+    }
+    rack.slots = slots;
     rack.faceDown = new Set(Array.isArray(data.faceDown) ? data.faceDown : []);
     rack.#fitRows();
     return rack;
@@ -37,7 +63,7 @@ export class Rack {
 
   /** The arrangement to save (the taken discard is left out: it is not in the rack yet). */
   toJSON() {
-    return { slots: this.slots.map((t, i) => (i === this.taken ? null : t)), faceDown: [...this.faceDown] };
+    return { slots: this.slots.map((t, i) => (i === this.taken ? null : t)), faceDown: [...this.faceDown], perRow: this.perRow };
   }
 
   /** An independent copy (the reducer changes copies, never the rack it was given). */
@@ -144,6 +170,39 @@ export class Rack {
     if (dt) this.faceDown.add(from);
     if (this.taken === from) this.taken = to;
     else if (this.taken === to) this.taken = from;
+  }
+
+  /**
+   * Drop the tile of slot `from` on slot `to` (a drag): onto a gap it moves there; onto
+   * a tile it is inserted and the tiles of that row shift towards the nearest gap (towards
+   * `from` when it is in the same row), so the player's groups keep their order. A full
+   * row with no gap swaps the two tiles.
+   * @param {number} from a slot holding a tile
+   * @param {number} to any slot
+   */
+  shift(from, to) {
+    if (from === to || this.slots[from] === null) return;
+    if (this.slots[to] === null) { this.move(from, to); return; }
+    const cells = this.slots.map((t, i) => (t === null ? null : { t, down: this.faceDown.has(i), taken: this.taken === i }));
+    const item = cells[from];
+    cells[from] = null;
+    const start = to - (to % this.perRow), end = start + this.perRow;
+    let gap = -1;
+    if (from >= start && from < end) gap = from;
+    else {
+      for (let d = 1; d < this.perRow && gap < 0; d++) {
+        if (to + d < end && cells[to + d] === null) gap = to + d;
+        else if (to - d >= start && cells[to - d] === null) gap = to - d;
+      }
+    }
+    if (gap < 0) { this.move(from, to); return; }
+    if (gap > to) for (let i = gap; i > to; i--) cells[i] = cells[i - 1];
+    else for (let i = gap; i < to; i++) cells[i] = cells[i + 1];
+    cells[to] = item;
+    this.slots = cells.map((c) => (c ? c.t : null));
+    this.faceDown = new Set(cells.flatMap((c, i) => (c && c.down ? [i] : [])));
+    const taken = cells.findIndex((c) => c && c.taken);
+    this.taken = taken >= 0 ? taken : null;
   }
 
   /** Turn the tile in `slot` face down or up (okey17 jokers). */

@@ -1,5 +1,13 @@
 // The live-table socket (PROTOCOL.md): versioned snapshots, actions with ids,
-// `sync` on a version gap, automatic reconnect with backoff and resync.
+// `sync` on a version gap, automatic reconnect with backoff and resync, and a heartbeat
+// (docs/protocol-extensions.md): a `ping` every PING_MS; no frame within PONG_MS of it
+// means the connection is dead (it is closed and reconnected); after a quiet spell of
+// QUIET_MS without any other frame, or on a reconnect, a `sync`, so a broadcast the server
+// lost (e.g. while its pub/sub reconnected) never leaves the page a turn behind.
+
+export const PING_MS = 20000;
+export const PONG_MS = 10000;
+export const QUIET_MS = 30000;
 
 /**
  * @param {object} opts
@@ -9,41 +17,84 @@
  *   "refused" (with the close code 4401 not logged in, 4403 suspended, 4404 no such
  *   table) ends the reconnecting for good
  * @param {(url: string) => WebSocket} [opts.factory] for the demo's fake socket
+ * @param {{setInterval, clearInterval, now}} [opts.clock] timers (tests drive their own)
  */
 export class TableSocket {
-  constructor({ url, onFrame, onState = () => {}, factory = (u) => new WebSocket(u) }) {
+  constructor({ url, onFrame, onState = () => {}, factory = (u) => new WebSocket(u), clock = null }) {
     this.url = url;
     this.onFrame = onFrame;
     this.onState = onState;
     this.factory = factory;
+    this.clock = clock || { setInterval: (f, ms) => setInterval(f, ms), clearInterval: (t) => clearInterval(t),
+      now: () => Date.now() };
     this.version = -1;      // last version seen
     this.seq = 0;
     this.retry = 0;
     this.ws = null;
     this.closed = false;
+    this.opened = false;    // a connection was open before: the next open is a reconnect
+    this.beat = null;
     this.connect();
+  }
+
+  /** Every PING_MS while open: judge the last ping, send the next (see the file's head). */
+  heartbeat() {
+    const now = this.clock.now();
+    if (this.pingAt !== null && this.lastFrameAt < this.pingAt && now - this.pingAt >= PONG_MS) {
+      // No answer: a dead connection the browser has not noticed. Its close handshake
+      // may never finish, so reconnect now rather than on its `close` event.
+      const dead = this.ws;
+      this.ws = null;
+      this.clock.clearInterval(this.beat);
+      this.beat = null;
+      dead.close();
+      this.onState("closed");
+      this.reconnectLater();
+      return;
+    }
+    if (now - this.lastOtherAt >= QUIET_MS) { this.lastOtherAt = now; this.send({ type: "sync" }); }
+    this.pingAt = now;
+    this.send({ type: "ping" });
   }
 
   connect() {
     this.onState("connecting");
     const ws = this.factory(this.url);
     this.ws = ws;
-    ws.onopen = () => { this.retry = 0; this.onState("open"); };
+    ws.onopen = () => {
+      this.retry = 0;
+      this.lastFrameAt = this.lastOtherAt = this.clock.now();
+      this.pingAt = null;
+      if (this.beat !== null) this.clock.clearInterval(this.beat);
+      this.beat = this.clock.setInterval(() => { if (this.ws === ws) this.heartbeat(); }, PING_MS);
+      if (this.opened) this.send({ type: "sync" });   // catch up with what happened while away
+      this.opened = true;
+      this.onState("open");
+    };
     ws.onmessage = (ev) => {
       let frame;
       try { frame = JSON.parse(ev.data); } catch (_e) { return; }
+      this.lastFrameAt = this.clock.now();
+      if (frame.type === "pong") return;
+      this.lastOtherAt = this.lastFrameAt;
       this.receive(frame);
     };
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
-      // 4401/4403/4404: not logged in, suspended, no such table — retrying will not help
+      if (this.beat !== null) { this.clock.clearInterval(this.beat); this.beat = null; }
+      // 4401/4403/4404: not logged in, suspended, no such table — retrying will not help;
+      // 4408 (idle), 4429 (too many sockets), 1008 (flood) and the rest: retry with backoff
       if (ev && [4401, 4403, 4404].includes(ev.code)) { this.closed = true; this.onState("refused", ev.code); return; }
       this.onState("closed");
-      if (this.closed) return;
-      // backoff: 0.5 s, 1 s, 2 s ... capped at 15 s; the server sends a snapshot on connect
-      const delay = Math.min(15000, 500 * 2 ** this.retry++);
-      setTimeout(() => this.connect(), delay);
+      this.reconnectLater();
     };
+  }
+
+  /** Connect again after a backoff: 0.5 s, 1 s, 2 s ... capped at 15 s (not once closed). */
+  reconnectLater() {
+    if (this.closed) return;
+    const delay = Math.min(15000, 500 * 2 ** this.retry++);
+    setTimeout(() => { if (!this.closed) this.connect(); }, delay);
   }
 
   /**
@@ -79,7 +130,11 @@ export class TableSocket {
 
   sync() { return this.send({ type: "sync" }); }
 
-  close() { this.closed = true; if (this.ws) this.ws.close(); }
+  close() {
+    this.closed = true;
+    if (this.beat !== null) { this.clock.clearInterval(this.beat); this.beat = null; }
+    if (this.ws) this.ws.close();
+  }
 }
 
 /** ws(s)://host + path for the page's origin. */

@@ -5,13 +5,14 @@
 // is never changed (a rack or working table is copied before it changes), so the app
 // can tell what changed by identity.
 import { _, fmt } from "./i18n.js";
-import { Rack } from "./rack.js";
+import { PER_ROW, Rack, minRowsFor } from "./rack.js";
 import { sortRack } from "./sorting.js";
 import { myTurn, okeyTile, prevTop, roundOver, seated, serverRack } from "./selectors.js";
 import { rackKey } from "./storage.js";
 import { ramiEvents, syncWorkingTable } from "./state-rami.js";
 import { chatError, chatEvents, chatState } from "./state-chat.js";
 import { fairdealEvents, seedError, seedingOf } from "./state-fairdeal.js";
+import { awayAfterSnapshot, awayEvents } from "./state-away.js";
 
 /**
  * The state before the first frame.
@@ -23,12 +24,13 @@ import { fairdealEvents, seedError, seedingOf } from "./state-fairdeal.js";
  * @param {number|null} [opts.seat] the viewer's seat, until a view says
  * @param {boolean} [opts.editsTable] the family rearranges a working table (rami)
  * @param {string|null} [opts.username] for the chat (own lines)
+ * @param {number} [opts.perRow] rack slots per row for this screen (rack.js perRowFor)
  * @returns {object} the state; its fields are documented inline
  */
 export function initialState({ ruleset, tableId, assisted = false, players = null, seat = null,
-  editsTable = false, username = null }) {
+  editsTable = false, username = null, perRow = PER_ROW }) {
   return {
-    ruleset, tableId, assisted: !!assisted, players, seat, editsTable,
+    ruleset, tableId, assisted: !!assisted, players, seat, editsTable, perRow,
     view: null,            // the last snapshot's view (PROTOCOL.md "The view")
     rackKey: null,         // storage key of the round and seat the rack belongs to
     rack: null,            // Rack: the player's arrangement
@@ -44,6 +46,7 @@ export function initialState({ ruleset, tableId, assisted = false, players = nul
     lastScores: null,      // the round's score table (round_end), with the roundKey it belongs to
     scoresClosed: false,   // the player closed that score table
     matchEnded: null,      // the match_end frame (or the round_end that ended the match)
+    matchOverClosed: false, // the player closed the match-over card
     penaltyWatch: null,    // a refused discard whose penalty the next snapshot shows
     notice: "",            // the error line (#error-box)
     conn: "connecting",    // the socket: connecting | open | closed
@@ -52,6 +55,9 @@ export function initialState({ ruleset, tableId, assisted = false, players = nul
     chat: chatState(username),
     seeding: null,         // the open seeding window {round, commitment, deadline, sent}, or null (state-fairdeal.js)
     seedAnswer: null,      // the answer to this browser's last seed {round, ok, seed | code, message}
+    wasAutoplay: false,    // a computer played the seat on autoplay since the player last played (state-away.js)
+    awayDismissed: 0,      // the number of the last computer move the player's note was closed at
+    resumeSent: false,     // a `resume` went out and the seat is still on autoplay
   };
 }
 
@@ -72,10 +78,11 @@ function block(state, text) {
 }
 
 function newRound(s, key, saved) {
-  const loaded = Rack.fromJSON(saved, { rows: 2 });
+  const shape = { perRow: s.perRow, rows: minRowsFor(s.perRow) };
+  const loaded = Rack.fromJSON(saved, shape);
   const kept = !!loaded && loaded.tiles().length > 0;
   return {
-    ...s, rackKey: key, rack: kept ? loaded : new Rack({ rows: 2 }), sortedOnce: kept, manualMoved: kept,
+    ...s, rackKey: key, rack: kept ? loaded : new Rack(shape), sortedOnce: kept, manualMoved: kept,
     sel: [], pendingTake: null, rami: null, turnStart: null,
     lastScores: s.lastScores && s.lastScores.roundKey !== key ? null : s.lastScores,
   };
@@ -119,7 +126,10 @@ function snapshot(state, { view = {}, saved = {} }) {
     s.scoresClosed = false;
   }
   if (view.status === "closed" && !s.blocked) s.blocked = _("This table is closed.");
-  return s;
+  // a refusal about the last turn no longer applies once the turn moved on
+  if (s.notice && s.notice === state.notice && prev
+      && (prev.turn !== view.turn || prev.phase !== view.phase || prev.round_index !== view.round_index)) s.notice = "";
+  return awayAfterSnapshot(s);
 }
 
 function ack(state, { id }) {
@@ -183,8 +193,8 @@ const HANDLERS = {
   /** {kind: "runs"|"groups"|"pairs"}: the sort buttons */
   sort: (s, { kind }) => withRack(s, (r) => r.layout(sortRack(kind, s.ruleset, r.tiles(), okeyTile(s))),
     { sortKind: kind, manualMoved: false, sel: [] }),
-  /** {from, to}: a rack tile moved by hand */
-  rack_move: (s, { from, to }) => withRack(s, (r) => r.move(from, to), { manualMoved: true }),
+  /** {from, to}: a rack tile moved by hand (onto a tile: the row shifts, rack.js `shift`) */
+  rack_move: (s, { from, to }) => withRack(s, (r) => r.shift(from, to), { manualMoved: true }),
   /** {slot}: a joker turned face down or up (okey17), and unselected */
   face_down: (s, { slot }) => withRack(s, (r) => r.toggleFaceDown(slot), { sel: s.sel.filter((x) => x !== `slot:${slot}`) }),
   /** {tile|null}: okey: take the previous seat's discard into the rack until it is placed, or put it back */
@@ -197,8 +207,11 @@ const HANDLERS = {
   /** {id, kind}: an action went out; its ack or error will name the id */
   sent: (s, { id, kind }) => ({ ...s, pending: { ...s.pending, [id]: kind } }),
   close_scores: (s) => ({ ...s, scoresClosed: true }),
+  /** the player closed the match-over card (the score table stays behind it) */
+  close_match_over: (s) => ({ ...s, matchOverClosed: true }),
 
   ...ramiEvents,
   ...chatEvents,
   ...fairdealEvents,
+  ...awayEvents,
 };

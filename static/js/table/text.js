@@ -1,6 +1,7 @@
 // Words the table shows about players and moves. Pure: a view (PROTOCOL.md) in, a
 // translated string out; the views put them on screen.
 import { _, fmt } from "./i18n.js";
+import { moveLine, tileName } from "./moves.js";
 
 // computer levels as the server names them (games/models.py BOT_LEVEL_CHOICES)
 const LEVELS = () => ({ easy: _("easy"), normal: _("normal"), strong: _("strong") });
@@ -50,7 +51,7 @@ export function openedText(opened) {
  */
 export function penaltyText(view, e) {
   const by = e.by !== null && e.by !== undefined ? playerName(view, e.by) : "?";
-  const tile = e.tile || "";
+  const tile = tileName(e.tile || "");
   const n = e.amount;
   const texts = {
     penalty_tile: _("Penalty tile %(tile)s · %(n)s"),
@@ -73,6 +74,15 @@ export function penaltyText(view, e) {
  * @returns {string} "" when there is no last action or its type is unknown
  */
 export function lastActionText(view) {
+  const moves = (view && view.moves) || [];
+  if (moves.length) {
+    // the move history knows who played (a computer for the viewer after a timeout)
+    const line = moveLine(view, moves[moves.length - 1], playerName);
+    if (line) {
+      const named = line.tiles.flat().map(tileName).join(", ");
+      return named ? `${line.text}: ${named}` : line.text;
+    }
+  }
   const a = view && view.last_action;
   if (!a || a.seat === undefined || a.seat === null) return "";
   if (a.seat === view.seat) {
@@ -83,7 +93,7 @@ export function lastActionText(view) {
       meld: _("You laid a meld"),
       add: _("You added a tile"),
       swap: _("You swapped a wild"),
-      discard: a.tile ? fmt(_("You discarded %(tile)s"), { tile: a.tile }) : _("You discarded a tile"),
+      discard: a.tile ? fmt(_("You discarded %(tile)s"), { tile: tileName(a.tile) }) : _("You discarded a tile"),
       play: _("You played on the table"),
     };
     return mine[a.type] || "";
@@ -100,4 +110,31 @@ export function lastActionText(view) {
   };
   const t = texts[a.type];
   return t ? fmt(t, { who: playerName(view, a.seat) }) : "";
+}
+
+/**
+ * How a round ended, from the engine's public result (round_end.result, RULES.md §3-5).
+ * @param {object} view for names
+ * @param {{finisher: number|null, end: string, winner?: number|null, final_discard?: string|null}|null} result
+ *   end: hand, okey (final discard was the okey), pairs, direct (okey17 D-13), draw
+ *   (the pile ran out, D-10/D-14), rami (went out), blocked (rami: every seat passed, D-15)
+ * @returns {string} "" without a result
+ */
+export function endReasonText(view, result) {
+  if (!result || !result.end) return "";
+  const who = result.finisher !== null && result.finisher !== undefined ? playerName(view, result.finisher) : "";
+  const texts = {
+    hand: _("%(who)s finished the round."),
+    okey: _("%(who)s finished by discarding the okey."),
+    pairs: _("%(who)s finished with pairs."),
+    direct: _("%(who)s finished in one go (direct finish)."),
+    rami: _("%(who)s went out."),
+    draw: _("The pile ran out: nobody finished."),
+    blocked: _("Blocked: the pile is empty and nobody could play."),
+  };
+  let text = texts[result.end] ? fmt(texts[result.end], { who }) : "";
+  if (result.end === "blocked" && result.winner !== null && result.winner !== undefined) {
+    text += ` ${fmt(_("%(who)s holds the lowest rack."), { who: playerName(view, result.winner) })}`;
+  }
+  return text;
 }

@@ -204,8 +204,8 @@ export function okeyController(ruleset) {
     seatDiscards: true,
     highestWins: false,     // lowest total wins (RULES.md §3-4)
     controls: () => [
-      { id: "open-btn", label: _("Open"), title: _("Open with the gap-separated melds on your rack"), gesture: { type: "open" }, cls: "primary", turn: true },
-      { id: "pairs-btn", label: _("Open pairs"), title: _("Open with the pairs on your rack"), gesture: { type: "open_pairs" }, turn: true },
+      { id: "open-btn", label: _("Open"), title: _("Open with the gap-separated melds on your rack"), gesture: { type: "open" }, cls: "primary", turn: true, untilOpened: true },
+      { id: "pairs-btn", label: _("Open pairs"), title: _("Open with the pairs on your rack"), gesture: { type: "open_pairs" }, turn: true, untilOpened: true },
       { id: "lay-btn", label: _("Lay"), title: _("Lay the selected tiles (or the selected tile's group) as a new meld"), gesture: { type: "lay" }, turn: true },
       { id: "discard-btn", label: _("Discard"), title: _("Discard the selected tile"), gesture: { type: "discard" }, cls: "warn", turn: true },
       SPACER, ...sortControls(["runs", "groups", "pairs"]),

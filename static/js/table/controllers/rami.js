@@ -7,11 +7,32 @@ import { myOpening, myTurn, roundOver, seated } from "../selectors.js";
 import { NOTHING, SPACER, common, dropped, events, notice, selectTile, sending, sortControls, tapSlot } from "./common.js";
 
 const WAIT = () => _("Wait for your turn to arrange the table.");
+// RULES.md §5 (`initial_meld_touches_table`): refused where it is tried, not at Play
+const UNTOUCHED = () => _("Until your initial meld is down the table cannot be touched: lay new melds from your rack.");
+
+function opened(state) {
+  const o = myOpening(state);
+  return o === "yes" || o === true;
+}
+
+/** Before the initial meld: does moving `srcs` into meld `meld` touch the table's melds? */
+function touchesTable(state, srcs, meld) {
+  if (opened(state) || !state.rami) return false;
+  const tableTile = (src) => {
+    const [kind, m, k] = src.split(":");
+    if (kind !== "meld") return false;
+    const item = state.rami.melds[Number(m)] && state.rami.melds[Number(m)].tiles[Number(k)];
+    return !!item && !item.fromRack;
+  };
+  const target = state.rami.melds[meld];
+  return srcs.some(tableTile) || (!!target && target.tiles.some((x) => !x.fromRack));
+}
 
 /** Move the selection into meld `meld` (the number of melds: a new meld), before `before` when given. */
 function moveSelection(state, meld, before = null) {
   if (!state.sel.length || !state.rami) return NOTHING;
   if (!myTurn(state)) return notice(WAIT());
+  if (touchesTable(state, state.sel, meld)) return events({ type: "clear_selection" }, { type: "notice", text: UNTOUCHED() });
   return events({ type: "rami_move", srcs: [...state.sel], meld, before });
 }
 
@@ -31,6 +52,7 @@ function backToRack(state, src, slot) {
 function tapMeldTile(state, { meld, index, at }) {
   const here = `meld:${meld}:`;
   if (state.sel.length && state.sel.some((s) => !s.startsWith(here))) return moveSelection(state, meld, index);
+  if (myTurn(state) && touchesTable(state, [`${here}${index}`], -1)) return notice(UNTOUCHED());
   return selectTile(`${here}${index}`, at);
 }
 
@@ -43,6 +65,7 @@ function dropOn(state, { src, target, index }) {
   const meld = target.startsWith("meld:") ? Number(target.slice(5)) : target === "new-meld" && state.rami ? state.rami.melds.length : null;
   if (meld === null || !state.rami) return NOTHING;
   if (!myTurn(state)) return notice(WAIT());
+  if (touchesTable(state, [src], meld)) return notice(UNTOUCHED());
   return events({ type: "rami_move", srcs: [src], meld, at: target === "new-meld" ? 0 : index });
 }
 

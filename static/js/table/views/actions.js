@@ -1,6 +1,6 @@
 // The action bar: the family's buttons (controllers: `controls()`), the turn's ones
-// disabled out of turn. Only a seated player in a round being played sees it.
-import { myTurn, roundOver, seated, started } from "../selectors.js";
+// disabled out of turn, the opening ones (`untilOpened`) gone once the player opened. Only a seated player in a round being played sees it.
+import { myOpening, myTurn, roundOver, seated, started } from "../selectors.js";
 import { h } from "./dom.js";
 
 export class Actions {
@@ -19,6 +19,11 @@ export class Actions {
   render(state) {
     if (!state.view) return;
     this.el.hidden = !seated(state) || !(started(state) && !roundOver(state));
-    for (const [c, b] of this.buttons) if (c.turn) b.disabled = !myTurn(state);
+    const opening = myOpening(state);
+    const opened = !!opening && opening !== "no";
+    for (const [c, b] of this.buttons) {
+      if (c.turn) b.disabled = !myTurn(state);
+      if (c.untilOpened) b.hidden = opened;     // an opening is done once (RULES.md §3-4)
+    }
   }
 }

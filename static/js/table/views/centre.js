@@ -2,9 +2,10 @@
 // "discards" (okey: indicator, okey, pile, the previous seat's discard to take, the
 // player's own discard pile as drop zone) and "pile" (rami: the pile only).
 import { _ } from "../i18n.js";
-import { myTurn, okeyTile, prevTop, seated, started } from "../selectors.js";
+import { myTurn, okeyTile, prevSeat, prevTop, seated, started } from "../selectors.js";
 import { h } from "./dom.js";
 import { tileEl } from "./tile.js";
+import { justDiscarded } from "./just.js";
 
 function pileButton(ctx) {
   return h("button", { id: "pile", type: "button", class: "pile", title: _("Draw a tile from the pile"),
@@ -63,7 +64,9 @@ export class DiscardsCentre {
     this.indicator.replaceChildren(v.indicator ? tileEl(v.indicator, { ruleset: state.ruleset }) : "");
     this.okey.replaceChildren(okeyTile(state) ? tile(okeyTile(state)) : "");
     const top = prevTop(state);
-    this.prev.replaceChildren(top ? tile(top) : h("span", { class: "empty-discard" }));
+    const topEl = top ? tile(top) : h("span", { class: "empty-discard" });
+    if (top && justDiscarded(state, prevSeat(state))) topEl.classList.add("just");
+    this.prev.replaceChildren(topEl);
     this.prev.classList.toggle("taking", !!state.pendingTake);
     const canTake = myTurn(state) && v.phase === "draw";
     this.take.textContent = state.pendingTake ? _("Put back") : _("Take");

@@ -18,16 +18,21 @@ export class ChatPanel {
       this.input, h("button", { type: "submit", class: "btn small", id: "chat-send" }, _("Send")));
     const report = h("button", { type: "button", class: "btn small link-btn", id: "chat-report",
       onclick: () => this.report(null) }, _("Report abuse"));
+    // one tap sends a common phrase or an emoji (in the sender's language, as typed lines are)
+    const quick = [_("Good luck!"), _("Well played!"), _("Thanks!"), _("Your turn, please"), "👍", "😄", "😮", "👏"];
+    const phrases = h("div", { class: "chat-quick", id: "chat-quick" }, quick.map((text) =>
+      h("button", { type: "button", class: "btn small quick-line", onclick: () => this.post(text) }, text)));
     this.el = h("details", { id: "chat", class: "chat", ontoggle: () => ctx.dispatch({ type: "chat_panel", open: !!this.el.open }) },
       h("summary", {}, _("Chat"), " ", this.count),
-      this.lines, form, h("div", { class: "chat-foot" }, this.status, report));
+      this.lines, phrases, form, h("div", { class: "chat-foot" }, this.status, report));
   }
 
-  post() {
-    const text = this.input.value.trim();
+  /** Send `quick` (a quick phrase), or the typed line. */
+  post(quick = null) {
+    const text = quick || this.input.value.trim();
     if (!text) return;
     if (this.ctx.sendFrame({ type: "chat", text })) {
-      this.input.value = "";
+      if (!quick) this.input.value = "";
       this.ctx.dispatch({ type: "chat_sent" });
     } else this.ctx.dispatch({ type: "chat_offline" });
   }

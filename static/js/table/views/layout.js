@@ -11,6 +11,9 @@ import { DiscardsCentre, PileCentre } from "./centre.js";
 import { ErrorBox, OpeningInfo } from "./notices.js";
 import { FairDealPanel } from "./fairdeal.js";
 import { Actions } from "./actions.js";
+import { AwayBanner } from "./away.js";
+import { HistoryPanel } from "./history.js";
+import { Comforts } from "./comforts.js";
 import { OwnerMelds } from "./owner-melds.js";
 import { Prestart } from "./prestart.js";
 import { RackView } from "./rack.js";
@@ -31,6 +34,6 @@ const TABLES = { "by-owner": OwnerMelds, working: WorkingTable };
  */
 export function tableLayout(ctx) {
   const { centre, table } = ctx.controller.views;
-  return [Prestart, StatusBar, Seats, CENTRES[centre], TABLES[table], ErrorBox, OpeningInfo, Actions, RackView,
-    ScoreOverlay, FairDealPanel, ChatPanel].map((View) => new View(ctx));
+  return [Prestart, StatusBar, AwayBanner, Seats, CENTRES[centre], TABLES[table], ErrorBox, OpeningInfo, Actions, RackView,
+    HistoryPanel, ScoreOverlay, FairDealPanel, ChatPanel, Comforts].map((View) => new View(ctx));
 }

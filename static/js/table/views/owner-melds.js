@@ -7,6 +7,8 @@ import { okeyTile, started } from "../selectors.js";
 import { playerName } from "../text.js";
 import { h } from "./dom.js";
 import { tileEl } from "./tile.js";
+import { markScroll } from "./scroll-hint.js";
+import { justMelds } from "./just.js";
 
 export class OwnerMelds {
   constructor(ctx) {
@@ -21,13 +23,14 @@ export class OwnerMelds {
     this.el.hidden = !started(state);
     const melds = v.table || [];
     const fits = controller.fits(state);
+    const just = justMelds(state);
     const children = melds.length ? [] : [h("div", { class: "empty-table" }, _("No melds on the table yet."))];
     for (const owner of [...new Set(melds.map((m) => m.owner))]) {
       const area = h("div", { class: "owner-area", dataset: { owner: String(owner) }, onclick: () => gesture({ type: "tap_area", owner }) },
         h("div", { class: "owner-name" }, playerName(v, owner)));
       for (const m of melds.filter((x) => x.owner === owner)) {
         const fit = fits.get(String(m.id));
-        const el = h("div", { class: `meld${fit === "add" ? " fits" : fit === "swap" ? " fits-swap" : ""}`,
+        const el = h("div", { class: `meld${fit === "add" ? " fits" : fit === "swap" ? " fits-swap" : ""}${just.has(String(m.id)) ? " just" : ""}`,
           dataset: { meldId: String(m.id), owner: String(m.owner), drop: `meld:${m.id}` },
           title: fit === "swap" ? _("Tap to swap the selected tile for the wild") : _("Tap with a tile selected to add it"),
           onclick: (ev) => { ev.stopPropagation(); gesture({ type: "tap_meld", meld: m.id }); } },
@@ -40,5 +43,6 @@ export class OwnerMelds {
       children.push(area);
     }
     this.el.replaceChildren(...children);
+    markScroll(this.el);
   }
 }

@@ -3,8 +3,9 @@
 // the lobby.
 import { _, fmt } from "../i18n.js";
 import { matchOver } from "../selectors.js";
-import { penaltyText, playerLabel, playerName } from "../text.js";
+import { endReasonText, penaltyText, playerLabel, playerName } from "../text.js";
 import { h } from "./dom.js";
+import { tileEl } from "./tile.js";
 
 /**
  * The round's score table: one `.score-row` per seat, the seat's in-round penalties
@@ -19,6 +20,12 @@ import { h } from "./dom.js";
  * @returns {HTMLTableElement}
  */
 export function scoreTable(view, data) {
+  // rami has no in-round penalties (RULES.md §5): no Penalties column, and its round
+  // total is the round's score
+  const withPenalties = view.ruleset !== "rami";
+  const cols = withPenalties ? 5 : 3;
+  const result = data.result || (view.round_end && view.round_end.result) || view.result || null;
+  const racks = (result && result.racks) || null;
   const n = Math.max((data.scores || []).length, (data.totals || []).length, (view.players || []).length);
   const penaltyCell = (p) => {
     if (p === null || p === undefined) return "0";
@@ -36,12 +43,21 @@ export function scoreTable(view, data) {
       h("th", { scope: "row" }, playerName(view, s), label ? h("small", { class: "who-label" }, label) : null,
         teams ? h("small", { class: "partner-of" }, fmt(_("partner: %(name)s"), { name: playerName(view, (s + 2) % 4) })) : null),
       h("td", { class: "round-score" }, String((data.scores || [])[s] ?? "")),
-      h("td", { class: "round-penalty" }, penaltyCell((data.penalties || [])[s])),
-      h("td", { class: "round-total" }, String((data.round_totals || [])[s] ?? "")),
+      withPenalties ? h("td", { class: "round-penalty" }, penaltyCell((data.penalties || [])[s])) : null,
+      withPenalties ? h("td", { class: "round-total" }, String((data.round_totals || [])[s] ?? "")) : null,
       h("td", { class: "match-total" }, String((data.totals || [])[s] ?? ""))));
+    if (racks && racks[s]) {
+      // every rack is revealed at the round's end (the engine's public result)
+      const okey = (view.round_end && view.round_end.okey) || view.okey || null;
+      rows.push(h("tr", { class: `rack-row${s === view.seat ? " me" : ""}`, dataset: { seat: String(s) } },
+        h("td", { colspan: String(cols) }, racks[s].length
+          ? h("div", { class: "revealed-rack", "aria-label": fmt(_("Rack of %(name)s"), { name: playerName(view, s) }) },
+            racks[s].map((t) => tileEl(t, { okey, ruleset: view.ruleset || "okey51", small: true })))
+          : h("span", { class: "rack-empty" }, result.finisher === s ? _("finished: no tile left") : _("no tile left")))));
+    }
     if (mine.length) {
       rows.push(h("tr", { class: `penalty-events-row${s === view.seat ? " me" : ""}`, dataset: { seat: String(s) } },
-        h("td", { colspan: "5" }, h("ul", { class: "penalty-events" },
+        h("td", { colspan: String(cols) }, h("ul", { class: "penalty-events" },
           mine.map((e) => h("li", { dataset: { reason: e.reason } }, penaltyText(view, e)))))));
     }
   }
@@ -51,16 +67,16 @@ export function scoreTable(view, data) {
     const rt = data.round_totals || [];
     const sum = (arr, a) => (arr[a] ?? 0) + (arr[a + 2] ?? 0);
     foot = h("tfoot", {}, [0, 1].map((a) => h("tr", { class: `team-row${view.seat === a || view.seat === a + 2 ? " me" : ""}`, dataset: { team: String(a) } },
-      h("th", { scope: "row", colspan: "3" }, fmt(_("Team %(a)s & %(b)s"), { a: playerName(view, a), b: playerName(view, a + 2) })),
-      h("td", { class: "round-total" }, rt.length ? String(sum(rt, a)) : ""),
+      h("th", { scope: "row", colspan: String(withPenalties ? 3 : 2) }, fmt(_("Team %(a)s & %(b)s"), { a: playerName(view, a), b: playerName(view, a + 2) })),
+      withPenalties ? h("td", { class: "round-total" }, rt.length ? String(sum(rt, a)) : "") : null,
       h("td", { class: "match-total" }, String(Array.isArray(teamTotals) ? teamTotals[a] : sum(tot, a))))));
   }
   return h("table", { class: "scores" },
     h("thead", {}, h("tr", {},
       h("th", { scope: "col" }, _("Player")),
       h("th", { scope: "col" }, _("Round")),
-      h("th", { scope: "col" }, _("Penalties")),
-      h("th", { scope: "col" }, _("Round total")),
+      withPenalties ? h("th", { scope: "col" }, _("Penalties")) : null,
+      withPenalties ? h("th", { scope: "col" }, _("Round total")) : null,
       h("th", { scope: "col" }, _("Match total")))),
     h("tbody", {}, rows), foot);
 }
@@ -92,6 +108,7 @@ export class ScoreOverlay {
     if (!over) this.next = h("p", { class: "hint", id: "next-round" }, _("The next round starts shortly."));
     this.scores.replaceChildren(...[
       h("h2", {}, fmt(_("Round %(n)s scores"), { n: (data.round_index ?? v.round_index ?? 0) + 1 })),
+      h("p", { class: "end-reason", id: "end-reason" }, endReasonText(v, data.result || (v.round_end && v.round_end.result) || v.result)),
       scoreTable(v, data),
       this.next,
       over ? null : h("button", { type: "button", class: "btn", id: "score-close",
@@ -101,7 +118,7 @@ export class ScoreOverlay {
 
   renderMatchOver(state) {
     const v = state.view;
-    if (!v || !matchOver(state)) { this.matchOver.hidden = true; return; }
+    if (!v || !matchOver(state) || state.matchOverClosed) { this.matchOver.hidden = true; return; }
     const totals = (state.matchEnded && state.matchEnded.totals) || (v.round_end && v.round_end.totals) || v.totals || [];
     const high = this.ctx.controller.highestWins;
     const order = totals.map((t, s) => s).sort((a, b) => (high ? totals[b] - totals[a] : totals[a] - totals[b]) || a - b);
@@ -109,7 +126,10 @@ export class ScoreOverlay {
       h("h2", {}, _("Match over")),
       h("ol", { class: "standings" }, order.map((s) => h("li", { class: s === v.seat ? "me" : "" }, playerName(v, s), " — ", String(totals[s])))),
       ...[teamStandings(v, totals)].filter(Boolean),   // replaceChildren would write null as "null"
-      h("a", { class: "btn primary", href: this.ctx.lobbyUrl, id: "back-to-lobby" }, _("Back to the lobby")));
+      h("div", { class: "match-over-links" },
+        h("a", { class: "btn primary", href: this.ctx.lobbyUrl, id: "back-to-lobby" }, _("Back to the lobby")),
+        matchUrl(this.ctx.config) ? h("a", { class: "btn", href: matchUrl(this.ctx.config), id: "match-page-link" }, _("Match page")) : "",
+        h("button", { type: "button", class: "btn", id: "match-over-close", onclick: () => this.ctx.dispatch({ type: "close_match_over" }) }, _("Close"))));
     this.matchOver.hidden = false;
   }
 
@@ -119,6 +139,11 @@ export class ScoreOverlay {
     if (!this.next || !v || v.deadline_kind !== "next_round" || !v.deadline) return;
     this.next.textContent = fmt(_("The next round starts in %(n)s s."), { n: Math.max(0, Math.ceil((v.deadline - Date.now()) / 1000)) });
   }
+}
+
+/** The match page's address from the page's table_config, or null. */
+function matchUrl(config) {
+  return (config && config.urls && config.urls.match) || null;
 }
 
 /** okey51 team play: the two teams (seats 0+2, 1+3), lowest total first (RULES.md §3). */

@@ -6,6 +6,7 @@ import { okeyTile, roundOver, seatCount, seated, started } from "../selectors.js
 import { openedText, playerLabel, playerName } from "../text.js";
 import { h } from "./dom.js";
 import { tileEl } from "./tile.js";
+import { justDiscarded } from "./just.js";
 
 export class Seats {
   constructor(ctx) {
@@ -22,10 +23,30 @@ export class Seats {
     for (let k = n - 1; k >= 1; k--) order.push((me + k) % n);  // left, across, right
     if (!seated(state)) order.unshift(me);
     this.el.dataset.count = String(n - (seated(state) ? 1 : 0));
-    this.el.replaceChildren(...order.map((s) => this.seatCard(state, s)));
+    // where each seat sits around the player's rack: the previous seat (whose discard
+    // the player may take) on the left, the next one on the right (RULES.md §1)
+    const places = !seated(state) ? [] : order.length === 3 ? ["left", "top", "right"] : order.length === 2 ? ["left", "right"] : ["top"];
+    this.el.replaceChildren(...order.map((s, i) => {
+      const card = this.seatCard(state, s);
+      if (places[i]) card.dataset.pos = places[i];
+      return card;
+    }));
+    this.tick(state);
     // before the deal the seat list above the table (#prestart) already names the seats
     const prestart = document.getElementById("prestart");
     this.el.hidden = !started(state) && !!prestart && !prestart.hidden;
+  }
+
+  /** The active seat's clock ring follows its move clock (view.deadline, epoch ms). */
+  tick(state) {
+    const v = state.view;
+    const card = v && this.el.querySelector(".seat-card.active");
+    if (!card) return;
+    const total = (v.move_time || 30) * 1000;
+    const left = v.deadline && (!v.deadline_kind || v.deadline_kind === "move") ? Math.max(0, v.deadline - Date.now()) : null;
+    card.classList.toggle("timed", left !== null);
+    card.classList.toggle("low", left !== null && left <= 10000);
+    if (left !== null) card.style.setProperty("--clock", String(Math.min(1, left / total)));
   }
 
   seatCard(state, s) {
@@ -54,8 +75,10 @@ export class Seats {
   discardPile(state, s) {
     const disc = (state.view.discards || [])[s] || [];
     const top = disc.length ? disc[disc.length - 1] : null;
+    const el = top ? tileEl(top, { okey: okeyTile(state), ruleset: state.ruleset, small: true }) : null;
+    if (el && justDiscarded(state, s)) el.classList.add("just");
     return h("div", { class: "seat-discard", title: _("Discard pile") },
-      top ? tileEl(top, { okey: okeyTile(state), ruleset: state.ruleset, small: true }) : h("span", { class: "empty-discard" }),
+      el || h("span", { class: "empty-discard" }),
       disc.length > 1 ? h("span", { class: "disc-count" }, `×${disc.length}`) : null);
   }
 }

@@ -3,6 +3,7 @@
 import { _, fmt } from "../i18n.js";
 import { matchOver, myTurn, roundOver, seated, started } from "../selectors.js";
 import { lastActionText, playerName } from "../text.js";
+import { onAutoplay } from "../state-away.js";
 import { h } from "./dom.js";
 
 export class StatusBar {
@@ -31,6 +32,7 @@ export class StatusBar {
     let text;
     if (matchOver(state)) text = _("Match over");
     else if (roundOver(state)) text = _("Round over");
+    else if (myTurn(state) && onAutoplay(v)) text = _("A computer is playing your turn");
     else if (myTurn(state)) text = this.ctx.controller.turnText(state);
     else if (v.status === "closed") text = _("This table is closed.");
     else if (v.turn !== null && v.turn !== undefined) text = fmt(_("%(name)s is playing"), { name: playerName(v, v.turn) });
@@ -40,7 +42,11 @@ export class StatusBar {
     const rounds = v.rounds ? fmt(_("Round %(n)s of %(total)s"), { n: (v.round_index ?? 0) + 1, total: v.rounds })
       : fmt(_("Round %(n)s"), { n: (v.round_index ?? 0) + 1 });
     const myPen = seated(state) ? (v.penalty || [])[v.seat] || 0 : 0;
-    this.round.textContent = myPen ? `${rounds} · ${fmt(_("your penalty %(n)s"), { n: myPen })}` : rounds;
+    const myTotal = seated(state) ? (v.totals || [])[v.seat] : undefined;
+    const parts = [rounds];
+    if (myTotal !== undefined && myTotal !== null) parts.push(fmt(_("your total %(n)s"), { n: myTotal }));
+    if (myPen) parts.push(fmt(_("your penalty %(n)s"), { n: myPen }));
+    this.round.textContent = parts.join(" · ");
     this.round.hidden = !started(state);
     this.last.textContent = lastActionText(v);
   }

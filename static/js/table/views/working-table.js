@@ -7,6 +7,8 @@ import { RamiTable } from "../rami.js";
 import { myTurn, started } from "../selectors.js";
 import { h } from "./dom.js";
 import { tileEl } from "./tile.js";
+import { markScroll } from "./scroll-hint.js";
+import { justPlayed } from "./just.js";
 
 export class WorkingTable {
   constructor(ctx) {
@@ -20,6 +22,10 @@ export class WorkingTable {
     this.el.hidden = !started(state);
     const work = state.rami || new RamiTable(state.view.table || []);
     const editable = myTurn(state);
+    // the tiles another player's play just laid flash for a moment (the table as the server has it)
+    const last = !state.rami || !state.rami.dirty ? justPlayed(state) : null;
+    const laid = new Map();
+    if (last && last.type === "play") for (const t of last.laid || []) laid.set(t, (laid.get(t) || 0) + 1);
     const children = work.melds.map((m, i) => {
       const info = work.info(i);
       const el = h("div", { class: `meld rami-meld${info.valid ? "" : " invalid"}${m.orig ? "" : " changed"}`,
@@ -30,6 +36,7 @@ export class WorkingTable {
         const t = tileEl(m.orig && x.t === "J" ? m.orig[k] : x.t, { ruleset: "rami", small: true });
         t.dataset.src = src;
         if (x.fromRack) t.classList.add("from-rack");
+        if (m.orig && laid.get(x.t) > 0) { laid.set(x.t, laid.get(x.t) - 1); t.classList.add("just"); }
         if (state.sel.includes(src)) t.classList.add("selected");
         if (editable) {
           t.addEventListener("click", (ev) => { ev.stopPropagation(); gesture({ type: "tap_meld_tile", meld: i, index: k, at: Date.now() }); });
@@ -48,5 +55,6 @@ export class WorkingTable {
       children.push(nm);
     }
     this.el.replaceChildren(...children);
+    markScroll(this.el);
   }
 }

@@ -1,0 +1,205 @@
+"""What a table socket accepts from a client, checked before anything else sees it.
+
+- `decode`: a raw WebSocket message to a frame (a JSON object with a string `type`),
+  with the size limit (MAX_FRAME_CHARS, close 1009) and the UTF-8 check (close 1007)
+  before parsing, and a nesting limit (MAX_DEPTH) checked by a scan without recursion,
+  so a frame nested a thousand levels deep is a `bad_frame`, never a RecursionError.
+- `bad_text`: whether a client string holds what no text field takes (NUL, C0/C1 control
+  characters — newlines and tabs too: chat lines and report reasons are single lines —
+  and lone surrogates, which PostgreSQL cannot store).
+- `normalise_action`: a client action reduced to its RULES.md §7 fields (D-29), of the
+  right JSON types, before it reaches the writer, the move log or a broadcast. Extra
+  fields are dropped (PROTOCOL.md allows them: a client may send more, nothing keeps it);
+  an unknown type or an ill-typed field is `bad_action`, refused before any lock.
+- `FrameBudget`: the per-socket token bucket, with the flood score that closes a socket
+  (1008) that keeps sending faster than it may.
+
+Every refusal is a `Refused`: a close code, or an error code of `games.errors`.
+"""
+import json
+import re
+import time
+
+from games.engine.actions import FIELDS
+
+MAX_FRAME_CHARS = 16 * 1024
+MAX_DEPTH = 12  # the deepest legal frame (action > then > melds > meld > tile) is 5
+MAX_LIST = 120  # items in an action's list: a whole okey set has 106 tiles
+MAX_TILE_CHARS = 16
+ANSWERED_DROPS = 10  # dropped frames answered `rate_limited` in a spell; later ones are not
+
+CLOSE_TOO_BIG = 1009
+CLOSE_BAD_DATA = 1007
+CLOSE_POLICY = 1008
+
+_BAD_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+_SPECIAL = re.compile(r'["\\\[\]{}]')
+
+
+class Refused(Exception):
+    """A refused client message: `close` (a WebSocket close code) or `code` (an error code
+    answered in an `error` frame; the socket stays open)."""
+
+    def __init__(self, code=None, close=None):
+        super().__init__(code or close)
+        self.code = code
+        self.close = close
+
+
+def nesting_depth(text, limit=MAX_DEPTH):
+    """The bracket nesting depth of JSON text `text` (str), strings skipped, counted without
+    recursion; the scan stops once it passes `limit`. Returns int: the depth (at most
+    limit + 1), or 0 when `text` has no more than `limit` brackets (it cannot be deeper)."""
+    if text.count("[") + text.count("{") <= limit:
+        return 0
+    depth = deepest = 0
+    in_string = False
+    skip = -1  # the position an escape consumes
+    for match in _SPECIAL.finditer(text):
+        pos, char = match.start(), match.group()
+        if pos == skip:
+            continue
+        if in_string:
+            if char == "\\":
+                skip = pos + 1
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    return deepest
+        else:
+            depth -= 1
+    return deepest
+
+
+def _no_constant(name):
+    raise ValueError(f"{name} is not JSON")
+
+
+def decode(text_data=None, bytes_data=None):
+    """The frame (dict with a str `type`) in one WebSocket message.
+
+    `text_data` (str) or `bytes_data` (bytes, read as UTF-8 text). Raises Refused:
+    close 1009 over MAX_FRAME_CHARS characters, close 1007 for bytes that are not UTF-8
+    (or text holding lone surrogates), `bad_frame` for nesting deeper than MAX_DEPTH, text
+    that is not JSON (NaN and Infinity included), or JSON that is not an object with a
+    string `type`."""
+    if text_data is None:
+        if bytes_data is None or len(bytes_data) > 4 * MAX_FRAME_CHARS:
+            raise Refused(close=CLOSE_TOO_BIG if bytes_data else CLOSE_BAD_DATA)
+        try:
+            text_data = bytes_data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Refused(close=CLOSE_BAD_DATA) from None
+    if len(text_data) > MAX_FRAME_CHARS:
+        raise Refused(close=CLOSE_TOO_BIG)
+    try:
+        text_data.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: no UTF-8 text carries one
+        raise Refused(close=CLOSE_BAD_DATA) from None
+    if nesting_depth(text_data) > MAX_DEPTH:
+        raise Refused("bad_frame")
+    try:
+        frame = json.loads(text_data, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        raise Refused("bad_frame") from None
+    if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
+        raise Refused("bad_frame")
+    return frame
+
+
+def frame_id(frame):
+    """The frame's `id` when it is a string of 1..64 characters, else None."""
+    value = frame.get("id")
+    return value if isinstance(value, str) and 0 < len(value) <= 64 else None
+
+
+def bad_text(value):
+    """True when `value` is a str holding NUL, a control character (newline and tab
+    included) or a lone surrogate; False otherwise (other types are the caller's to judge)."""
+    return isinstance(value, str) and _BAD_TEXT.search(value) is not None
+
+
+def _is_tile(value):
+    return isinstance(value, str) and 0 < len(value) <= MAX_TILE_CHARS and not bad_text(value)
+
+
+def _is_list(value, item):
+    return isinstance(value, list) and len(value) <= MAX_LIST and all(item(v) for v in value)
+
+
+def _is_meld(value):
+    return _is_list(value, _is_tile)
+
+
+_FORMS = {
+    "melds": lambda v: _is_list(v, _is_meld),
+    "meld": _is_meld,
+    "meld_id": lambda v: type(v) is int,
+    "written": _is_tile,
+    "bare": _is_tile,
+}
+
+
+def normalise_action(action, nested=False):
+    """`action` (a client's RULES.md §7 action, without `seat`) reduced to `type`, the
+    fields of its type (`games.engine.actions.FIELDS`) and `owner` when given, each of the
+    right JSON type; a `take_discard`'s `then` is normalised the same way (a `then` that is
+    itself a `take_discard` keeps only its type: the engine refuses it, D-23). `seat` and
+    every other field are dropped. Missing fields stay missing (the engine's `bad_action`).
+    Returns a new dict. Raises Refused("bad_action") for a non-object, an unknown type or
+    an ill-typed field (D-29)."""
+    if not isinstance(action, dict) or action.get("type") not in FIELDS:
+        raise Refused("bad_action")
+    kind = action["type"]
+    clean = {"type": kind}
+    if nested and kind == "take_discard":
+        return clean
+    for key, form in FIELDS[kind].items():
+        if key not in action:
+            continue
+        value = action[key]
+        if form == "then":
+            clean[key] = normalise_action(value, nested=True)
+        elif _FORMS[form](value):
+            clean[key] = value
+        else:
+            raise Refused("bad_action")
+    if action.get("owner") is not None:
+        if type(action["owner"]) is not int:
+            raise Refused("bad_action")
+        clean["owner"] = action["owner"]
+    return clean
+
+
+class FrameBudget:
+    """A socket's frame allowance: a token bucket (`rate` frames per second, `burst` at
+    most) and a flood score that grows by one per dropped frame and decays at rate / 10
+    per second. `take()` says what to do with the next frame."""
+
+    def __init__(self, rate, burst, flood_limit, clock=time.monotonic):
+        self.rate, self.burst, self.flood_limit, self.clock = rate, burst, flood_limit, clock
+        self.tokens = burst
+        self.flood = 0.0
+        self.last = clock()
+
+    def take(self):
+        """Spend one token for a frame arriving now. Returns "ok" (handle it), "answer"
+        (drop it with a `rate_limited` error), "drop" (drop it silently: the client was
+        told) or "close" (the flood went on: close the socket with 1008)."""
+        now = self.clock()
+        elapsed, self.last = now - self.last, now
+        self.tokens = min(self.burst, self.tokens + elapsed * self.rate)
+        self.flood = max(0.0, self.flood - elapsed * self.rate / 10)
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return "ok"
+        self.flood += 1
+        if self.flood > self.flood_limit:
+            return "close"
+        return "answer" if self.flood <= ANSWERED_DROPS else "drop"

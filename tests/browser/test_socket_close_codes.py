@@ -1,0 +1,65 @@
+"""Close codes through the real server (daphne, embedded mode) and a real browser socket:
+1009 for a frame over the size limit, 1007 for a binary frame that is not UTF-8 text, 1008
+for a flood, and an ordinary bad frame answered `bad_frame` on a socket that stays open
+(daphne's WebSocket layer accepts the protocol codes only through okeysite.ws_close), and
+the wire budget that closes a flood before the consumer has read it."""
+import re
+
+import pytest
+
+from tests.browser.conftest import base_env, register, serve
+
+# Opens a second socket to the page's table, sends `frames` (strings, or arrays of bytes
+# for a binary frame), and resolves with the close code, or "open" and the answers' codes.
+PROBE = """async ([frames, wait]) => {
+  const url = location.origin.replace("http", "ws") + location.pathname.replace("/table/", "/ws/table/");
+  const ws = new WebSocket(url);
+  const errors = [];
+  const closed = new Promise((done) => { ws.onclose = (ev) => done(ev.code); });
+  ws.onmessage = (ev) => { const f = JSON.parse(ev.data); if (f.type === "error") errors.push(f.code); };
+  await new Promise((done) => { ws.onopen = done; });
+  for (const frame of frames) ws.send(typeof frame === "string" ? frame : new Uint8Array(frame));
+  const code = await Promise.race([closed, new Promise((done) => setTimeout(() => done("open"), wait))]);
+  ws.close();
+  return [code, errors];
+}"""
+
+
+def test_bad_frames_get_their_close_codes_through_daphne(page, live_server_url):
+    register(page, live_server_url, "closer")
+    page.goto(live_server_url + "/")
+    page.check("input[name=mode][value=solo]")
+    page.locator("form.create-table button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    assert page.evaluate(PROBE, [["x" * 20000], 5000]) == [1009, []]
+    assert page.evaluate(PROBE, [[[0xFF, 0xFE, 0xFD]], 5000]) == [1007, []]
+    # cheap frames (no database work), so the close handshake is not held up behind them
+    code, errors = page.evaluate(PROBE, [['{"type": "teleport"}'] * 400, 5000])
+    assert code == 1008 and errors.count("rate_limited") == 10 and errors.count("bad_frame") == 30
+    assert page.evaluate(PROBE, [["[" * 1000 + "]" * 1000, '{"type": "teleport"}'], 1500]) == \
+        ["open", ["bad_frame", "bad_frame"]]
+
+
+@pytest.fixture
+def unlimited_consumer_url(tmp_path):
+    """A server whose consumers let every frame through: only the wire budget limits."""
+    env = base_env(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", OKEY_WS_RATE="1000000",
+                   OKEY_WS_BURST="1000000", OKEY_WS_WIRE_RATE="10", OKEY_WS_WIRE_BURST="200")
+    with serve(tmp_path, env, name="wire") as url:
+        yield url
+
+
+def test_a_flood_is_closed_on_the_wire_before_the_consumer_reads_it(page, unlimited_consumer_url):
+    register(page, unlimited_consumer_url, "wireflood")
+    page.goto(unlimited_consumer_url + "/")
+    page.check("input[name=mode][value=solo]")
+    page.locator("form.create-table button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    code, errors = page.evaluate(PROBE, [['{"type": "teleport"}'] * 3000, 8000])
+    # The consumers here never close for a flood: the 1008 is the wire budget's, and no
+    # more than its burst of frames reached the consumer (their answers after the close
+    # frame are dropped).
+    assert code == 1008
+    assert len(errors) <= 200 and set(errors) <= {"bad_frame"}
+    # a new socket of the same page works
+    assert page.evaluate(PROBE, [['{"type": "teleport"}'], 1500]) == ["open", ["bad_frame"]]

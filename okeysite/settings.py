@@ -165,7 +165,13 @@ TEMPLATES = [
 # --- database -----------------------------------------------------------------
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=0
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        # Persistent connections: opening a PostgreSQL session per call cost more than the
+        # call (bench/README.md, live tables); a health check drops one the server closed.
+        # Test runs close them (the test database is dropped while server threads would
+        # still hold theirs).
+        conn_max_age=int(os.environ.get("OKEY_DB_CONN_MAX_AGE", "0" if "PYTEST_VERSION" in os.environ else "60")),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -9,7 +9,7 @@ connection read a fresh snapshot with `games.snapshot`.
 """
 import json
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -475,13 +475,33 @@ class LobbyConsumer(DirectDispatch, HeartbeatMixin, AsyncWebsocketConsumer):
 
     group = LOBBY_GROUP
     close_when_idle = False  # a lobby socket holds no seat: silence costs nothing but its broadcasts
+    # Live lobby sockets of this process per client address. Counted in memory, not in the
+    # database like the table sockets: a lobby socket is anonymous and holds nothing, and a
+    # count that dies with its process cannot leak. With N daphne processes an address gets
+    # at most N x OKEY_WS_LOBBY_MAX_PER_IP.
+    per_address = Counter()
 
     async def connect(self):
+        self.address = client_address(self.scope)
+        if self.per_address[self.address] >= settings.OKEY_WS_LOBBY_MAX_PER_IP:
+            self.address = None  # not counted: refused
+            await self.accept()
+            with translation.override(_scope_language(self.scope)):
+                message = error_message("too_many_sockets")
+            await self.send(text_data=_dumps({"type": "error", "code": "too_many_sockets", "message": message}))
+            await self.close(code=CAP_CLOSE_CODE)
+            return
+        self.per_address[self.address] += 1
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_tables()
 
     async def disconnect(self, code):
+        if getattr(self, "address", None) is not None:
+            self.per_address[self.address] -= 1
+            if self.per_address[self.address] <= 0:
+                del self.per_address[self.address]
+            self.address = None
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def send_tables(self):

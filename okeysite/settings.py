@@ -256,6 +256,8 @@ OKEY_WS_WIRE_BURST = env_float("OKEY_WS_WIRE_BURST", 500.0)
 # Simultaneous table sockets per user and per client address; more are closed with 4429.
 OKEY_WS_MAX_PER_USER = int(env_float("OKEY_WS_MAX_PER_USER", 8))
 OKEY_WS_MAX_PER_IP = int(env_float("OKEY_WS_MAX_PER_IP", 32))
+# lobby sockets per client address in one daphne process (the lobby list is anonymous)
+OKEY_WS_LOBBY_MAX_PER_IP = int(env_float("OKEY_WS_LOBBY_MAX_PER_IP", 16))
 # Heartbeat (docs/protocol-extensions.md): the client pings every 20 s; a socket that sent
 # nothing for OKEY_WS_IDLE_TIMEOUT seconds is closed with 4408 (90 s: a browser may run a
 # hidden tab's timers only once a minute), and a socket's presence row lives

@@ -7,11 +7,9 @@ on the table group, so rack contents never pass through a table-wide group
 (ARCHITECTURE.md invariant 3) and a socket forwards the view it receives. `sync` and a new
 connection read a fresh snapshot with `games.snapshot`.
 """
-import json
 import time
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -25,28 +23,11 @@ from games.chat import service as chat
 from games.errors import TableError, error_message
 from games.models import Seat
 from games.play import presence, seeding, spectators, turns
-from games.play.commit import LOBBY_GROUP, lobby_frame, seat_group
+from games.play.commit import seat_group
 from games.snapshot import localize, snapshot
-from games.sockets import HeartbeatMixin, client_address
+from games.sockets import CAP_CLOSE_CODE, DirectDispatch, HeartbeatMixin, client_address, dumps, scope_language
 
 MAX_REMEMBERED_IDS = 256
-CAP_CLOSE_CODE = 4429  # the user or the address has too many sockets open (the client retries later)
-
-
-def _scope_language(scope):
-    """The user's language from the language cookie, else Accept-Language, else the default."""
-    supported = {code for code, _name in settings.LANGUAGES}
-    cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
-    if cookie in supported:
-        return cookie
-    for name, value in scope.get("headers", []):
-        if name == b"accept-language":
-            for lang, _q in translation.trans_real.parse_accept_lang_header(value.decode("latin-1")):
-                try:
-                    return translation.get_supported_language_variant(lang)
-                except LookupError:
-                    continue
-    return settings.LANGUAGE_CODE
 
 
 def _suspension_text(found, language):
@@ -69,26 +50,6 @@ def _in_parallel(fn):
             close_old_connections()
 
     return database_sync_to_async(call, thread_sensitive=False)
-
-
-def _dumps(frame):
-    return json.dumps(frame, separators=(",", ":"))
-
-
-class DirectDispatch:
-    """Dispatch each message straight to its handler.
-
-    Channels' own `dispatch` first runs `close_old_connections` through `sync_to_async`,
-    i.e. on the process's one database thread, for every message: each forwarded view
-    then queued behind every database call of the process. Our handlers reach the
-    database only through `database_sync_to_async`, which closes old connections itself
-    before and after each call."""
-
-    async def dispatch(self, message):
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
 
 def _seat_index(table_id, user):
@@ -126,7 +87,7 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, HeartbeatMixin, AsyncWeb
         if user is not None:
             found = await database_sync_to_async(active_suspension)(user)
             if found is not None:  # suspended or banned (accounts.moderation)
-                self.language = _scope_language(self.scope)
+                self.language = scope_language(self.scope)
                 await self.accept()
                 await self.send_suspended(found)
                 return
@@ -144,7 +105,7 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, HeartbeatMixin, AsyncWeb
             await self.close(code=4404 if allowed is None else 4403)
             return
         self.group = f"table-{self.table_id}"
-        self.language = _scope_language(self.scope)
+        self.language = scope_language(self.scope)
         self.sent_version = -1
         self.round_end_version = -1
         self.answers = OrderedDict()
@@ -219,7 +180,7 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, HeartbeatMixin, AsyncWeb
     # ------------------------------------------------------------------ sending
 
     async def send_frame(self, frame):
-        await self.send(text_data=_dumps(frame))
+        await self.send(text_data=dumps(frame))
 
     async def send_snapshot(self):
         version, view, seat = await database_sync_to_async(snapshot)(
@@ -463,62 +424,3 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, HeartbeatMixin, AsyncWeb
             message = await database_sync_to_async(_suspension_text)(found, self.language)
             await self.send_frame({"type": "error", "code": "suspended", "message": message})
         await self.close(code=KICK_CLOSE_CODE)
-
-
-class LobbyConsumer(DirectDispatch, HeartbeatMixin, AsyncWebsocketConsumer):
-    """`/ws/lobby/`: the list of open online tables, re-sent on every change.
-
-    Server frame: {"type": "tables", "tables": [...games.snapshot.open_tables()]}, built once
-    per change by the writer and forwarded as it is (`lobby_update`). A client may send
-    {"type": "sync"} to get it again, and `ping` (answered `pong`, `HeartbeatMixin`).
-    """
-
-    group = LOBBY_GROUP
-    close_when_idle = False  # a lobby socket holds no seat: silence costs nothing but its broadcasts
-    # Live lobby sockets of this process per client address. Counted in memory, not in the
-    # database like the table sockets: a lobby socket is anonymous and holds nothing, and a
-    # count that dies with its process cannot leak. With N daphne processes an address gets
-    # at most N x OKEY_WS_LOBBY_MAX_PER_IP.
-    per_address = Counter()
-
-    async def connect(self):
-        self.address = client_address(self.scope)
-        if self.per_address[self.address] >= settings.OKEY_WS_LOBBY_MAX_PER_IP:
-            self.address = None  # not counted: refused
-            await self.accept()
-            with translation.override(_scope_language(self.scope)):
-                message = error_message("too_many_sockets")
-            await self.send(text_data=_dumps({"type": "error", "code": "too_many_sockets", "message": message}))
-            await self.close(code=CAP_CLOSE_CODE)
-            return
-        self.per_address[self.address] += 1
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        await self.send_tables()
-
-    async def disconnect(self, code):
-        if getattr(self, "address", None) is not None:
-            self.per_address[self.address] -= 1
-            if self.per_address[self.address] <= 0:
-                del self.per_address[self.address]
-            self.address = None
-        await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def send_tables(self):
-        await self.send(text_data=await database_sync_to_async(lobby_frame)())
-
-    async def receive(self, text_data=None, bytes_data=None):
-        # At most one client-requested refresh per second: the list is pushed on changes anyway.
-        now = time.monotonic()
-        if now - getattr(self, "last_sync", 0.0) < 1.0:
-            return
-        self.last_sync = now
-        await self.send_tables()
-
-    async def lobby_update(self, event):
-        """Group message from `games.play.commit.Write.lobby_changed`: {frame (the `tables`
-        frame, serialised once for every lobby socket)}."""
-        if "frame" in event:
-            await self.send(text_data=event["frame"])
-        else:
-            await self.send_tables()

@@ -1,9 +1,9 @@
 """WebSocket routes (PROTOCOL.md): one socket per table page, one for the lobby."""
 from django.urls import path
 
-from games import consumers
+from games import consumers, lobby_socket
 
 websocket_urlpatterns = [
     path("ws/table/<int:table_id>/", consumers.TableConsumer.as_asgi()),
-    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/lobby/", lobby_socket.LobbyConsumer.as_asgi()),
 ]

@@ -1,0 +1,72 @@
+"""`/ws/lobby/`: the lobby's live list of tables (PROTOCOL.md), one precomputed frame per
+change forwarded to every lobby socket."""
+import time
+from collections import Counter
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+
+from games.errors import error_message
+from games.play.commit import LOBBY_GROUP, lobby_frame
+from games.sockets import CAP_CLOSE_CODE, DirectDispatch, HeartbeatMixin, client_address, dumps, scope_language
+
+
+class LobbyConsumer(DirectDispatch, HeartbeatMixin, AsyncWebsocketConsumer):
+    """`/ws/lobby/`: the list of open online tables, re-sent on every change.
+
+    Server frame: {"type": "tables", "tables": [...games.snapshot.open_tables()]}, built once
+    per change by the writer and forwarded as it is (`lobby_update`). A client may send
+    {"type": "sync"} to get it again, and `ping` (answered `pong`, `HeartbeatMixin`).
+    """
+
+    group = LOBBY_GROUP
+    close_when_idle = False  # a lobby socket holds no seat: silence costs nothing but its broadcasts
+    # Live lobby sockets of this process per client address. Counted in memory, not in the
+    # database like the table sockets: a lobby socket is anonymous and holds nothing, and a
+    # count that dies with its process cannot leak. With N daphne processes an address gets
+    # at most N x OKEY_WS_LOBBY_MAX_PER_IP.
+    per_address = Counter()
+
+    async def connect(self):
+        self.address = client_address(self.scope)
+        if self.per_address[self.address] >= settings.OKEY_WS_LOBBY_MAX_PER_IP:
+            self.address = None  # not counted: refused
+            await self.accept()
+            with translation.override(scope_language(self.scope)):
+                message = error_message("too_many_sockets")
+            await self.send(text_data=dumps({"type": "error", "code": "too_many_sockets", "message": message}))
+            await self.close(code=CAP_CLOSE_CODE)
+            return
+        self.per_address[self.address] += 1
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_tables()
+
+    async def disconnect(self, code):
+        if getattr(self, "address", None) is not None:
+            self.per_address[self.address] -= 1
+            if self.per_address[self.address] <= 0:
+                del self.per_address[self.address]
+            self.address = None
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def send_tables(self):
+        await self.send(text_data=await database_sync_to_async(lobby_frame)())
+
+    async def receive(self, text_data=None, bytes_data=None):
+        # At most one client-requested refresh per second: the list is pushed on changes anyway.
+        now = time.monotonic()
+        if now - getattr(self, "last_sync", 0.0) < 1.0:
+            return
+        self.last_sync = now
+        await self.send_tables()
+
+    async def lobby_update(self, event):
+        """Group message from `games.play.commit.Write.lobby_changed`: {frame (the `tables`
+        frame, serialised once for every lobby socket)}."""
+        if "frame" in event:
+            await self.send(text_data=event["frame"])
+        else:
+            await self.send_tables()

@@ -132,3 +132,38 @@ def test_after_an_opening_the_table_fits_and_the_discards_lie_in_turn_order(brow
             assert b["w"] >= 44 and b["h"] >= 44, f"the {name} discard box is under 44 px: {d}"
     finally:
         context.close()
+
+
+SPECTATOR_SEATS = """() => [...document.querySelectorAll('#opponents > .seat-card')].map((c) => {
+  const r = c.getBoundingClientRect();
+  return {seat: c.dataset.seat, pos: c.dataset.pos, left: r.left, right: r.right, top: r.top, bottom: r.bottom};
+})"""
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_spectator_sees_the_seats_in_turn_order_from_seat_0_at_the_bottom(browser, server, size):
+    url, _db = server
+    phone = size == "phone"
+    player = browser.new_context(viewport=SIZES["desktop"])
+    watcher = browser.new_context(viewport=SIZES[size], has_touch=phone, is_mobile=phone)
+    try:
+        page = player.new_page()
+        register(page, url, f"watched-{size}")
+        table_id = start_solo(page, url, "okey51")
+        view = watcher.new_page()
+        view.goto(f"{url}/table/{table_id}/")
+        expect(view.locator("#spectator-badge")).to_be_visible()
+        expect(view.locator("#opponents > .seat-card")).to_have_count(4, timeout=15_000)
+        expect(view.locator("#rack .tile")).to_have_count(0)
+        seats = view.evaluate(SPECTATOR_SEATS)
+        shot(view, f"spectator-okey51-{size}")
+        assert [(s["seat"], s["pos"]) for s in seats] == [("3", "left"), ("2", "top"), ("1", "right"), ("0", "bottom")]
+        at = {s["pos"]: s for s in seats}
+        # seat 0 below the others, seat 1 (next in turn) right of seat 3 (the one before seat 0)
+        assert at["bottom"]["top"] >= max(at[p]["bottom"] for p in ("left", "top", "right")) - 1
+        assert at["right"]["left"] > at["left"]["right"]
+        if not phone:
+            assert at["top"]["bottom"] <= at["left"]["top"] + 1 and at["top"]["bottom"] <= at["right"]["top"] + 1
+    finally:
+        watcher.close()
+        player.close()

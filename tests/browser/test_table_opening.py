@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from games.engine import api
 from games.engine.tiles import COLOURS, okey_of
 from tests.browser.conftest import base_env, register, serve, shot
-from tests.browser.test_rulesets_round import MY_TURN
+from tests.browser.test_rulesets_round import MY_TURN, wait_turn_over
 from tests.browser.test_table_fit import MEASURE, SIZES
 
 
@@ -78,6 +78,23 @@ def select_tiles(page, tiles: list[str]) -> None:
         page.locator(f"#rack .tile[data-tile='{tile}']").first.click()
 
 
+def discard_to_the_zone(page, phone: bool, tiles: list[str]) -> None:
+    """The player's own discard box takes a tile: tapped after the tile on the phone,
+    dropped on with the mouse on the desktop. A refused discard (a joker, or a tile that
+    fits a meld in okey17, RULES.md §4) keeps the tile: the next one is tried."""
+    for tile in tiles:
+        source = page.locator(f"#rack .tile[data-tile='{tile}']").first
+        if phone:
+            source.click()
+            page.locator("#discard-zone").click()
+        else:
+            source.drag_to(page.locator("#discard-zone"))
+        if wait_turn_over(page, 1_500):
+            expect(page.locator(f"#discard-zone .tile[data-tile='{tile}']")).to_be_visible()
+            return
+    raise AssertionError("no discard reached the discard box")
+
+
 DISCARD_BOXES = """() => {
   const box = (s) => { const r = document.querySelector(s).getBoundingClientRect();
     return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, w: r.width, h: r.height}; };
@@ -130,6 +147,8 @@ def test_after_an_opening_the_table_fits_and_the_discards_lie_in_turn_order(brow
             assert b["left"] >= 0 and b["right"] <= d["vw"] and b["top"] >= 0 and b["bottom"] <= d["vh"], \
                 f"the {name} discard box is outside the viewport: {d}"
             assert b["w"] >= 44 and b["h"] >= 44, f"the {name} discard box is under 44 px: {d}"
+        rack = page.locator("#rack .tile").evaluate_all("(ts) => ts.map((t) => t.dataset.tile)")
+        discard_to_the_zone(page, phone, rack)
     finally:
         context.close()
 

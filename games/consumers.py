@@ -1,17 +1,21 @@
 """Thin WebSocket consumers (PROTOCOL.md): authenticate, validate frames, hand actions to
 `games.play`, send each socket its own seat's view.
 
-Group messages carry only a version (and public round results); every consumer builds
-its own snapshot with `games.snapshot`, so rack contents never pass through a group
-(ARCHITECTURE.md invariant 3).
+The writer builds each version's views once (`games.play.commit`): a seated user's view
+arrives on that user's own group at the table (`seat_group`), the spectators' public view
+on the table group, so rack contents never pass through a table-wide group
+(ARCHITECTURE.md invariant 3) and a socket forwards the view it receives. `sync` and a new
+connection read a fresh snapshot with `games.snapshot`.
 """
 import json
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import close_old_connections
 from django.utils import translation
 
 from accounts.moderation import KICK_CLOSE_CODE, active_suspension, suspension_message, user_group
@@ -21,8 +25,8 @@ from games.chat import service as chat
 from games.errors import TableError, error_message
 from games.models import Seat
 from games.play import presence, seeding, spectators, turns
-from games.play.commit import LOBBY_GROUP
-from games.snapshot import open_tables, snapshot
+from games.play.commit import LOBBY_GROUP, lobby_frame, seat_group
+from games.snapshot import localize, snapshot
 from games.sockets import HeartbeatMixin, client_address
 
 MAX_REMEMBERED_IDS = 256
@@ -50,8 +54,41 @@ def _suspension_text(found, language):
         return suspension_message(found)
 
 
+def _in_parallel(fn):
+    """`fn` as a coroutine function run on the event loop's thread pool, each thread with
+    its own database connection, instead of the process's one database thread: an action
+    at one table need not wait for another table's (each is one transaction on its own
+    locked game row). The connection is closed at the end when it is too old or broken
+    (`close_old_connections`): in a pool thread, channels' own clean-up after the call
+    left it open once the call had broadcast through `async_to_sync`."""
+
+    def call(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return database_sync_to_async(call, thread_sensitive=False)
+
+
 def _dumps(frame):
     return json.dumps(frame, separators=(",", ":"))
+
+
+class DirectDispatch:
+    """Dispatch each message straight to its handler.
+
+    Channels' own `dispatch` first runs `close_old_connections` through `sync_to_async`,
+    i.e. on the process's one database thread, for every message: each forwarded view
+    then queued behind every database call of the process. Our handlers reach the
+    database only through `database_sync_to_async`, which closes old connections itself
+    before and after each call."""
+
+    async def dispatch(self, message):
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
 
 def _seat_index(table_id, user):
@@ -62,7 +99,7 @@ def _seat_index(table_id, user):
     return Seat.objects.filter(table_id=table_id, user=user, left=False).values_list("index", flat=True).first()
 
 
-class TableConsumer(SessionSocketMixin, HeartbeatMixin, AsyncWebsocketConsumer):
+class TableConsumer(DirectDispatch, SessionSocketMixin, HeartbeatMixin, AsyncWebsocketConsumer):
     """`/ws/table/<id>/`: one player's (or spectator's) live connection to a table.
 
     Client frames: `action` {id, version, action}, `sync`, `resume` (take the seat back
@@ -129,8 +166,10 @@ class TableConsumer(SessionSocketMixin, HeartbeatMixin, AsyncWebsocketConsumer):
         self.presence_refreshed = time.monotonic()
         seated = user is not None and await database_sync_to_async(_seat_index)(self.table_id, user) is not None
         await self.channel_layer.group_add(self.group, self.channel_name)
-        if self.user_group:
+        if self.user_group:  # signed in (an anonymous watcher has neither group)
             await self.channel_layer.group_add(self.user_group, self.channel_name)
+            self.seat_group = seat_group(self.table_id, user.pk)
+            await self.channel_layer.group_add(self.seat_group, self.channel_name)
         await self.accept()
         # The broadcast of our own connection carries our channel name: this socket sends
         # its snapshot once, here, not again when that broadcast comes back.
@@ -152,6 +191,8 @@ class TableConsumer(SessionSocketMixin, HeartbeatMixin, AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.user_group:
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
+        if hasattr(self, "seat_group"):
+            await self.channel_layer.group_discard(self.seat_group, self.channel_name)
         if self.seat is not None:
             await database_sync_to_async(presence.set_connected)(self.user, self.table_id, False,
                                                                  channel=self.channel_name)
@@ -186,6 +227,13 @@ class TableConsumer(SessionSocketMixin, HeartbeatMixin, AsyncWebsocketConsumer):
         self.seat = seat
         self.sent_version = max(self.sent_version, version)
         await self.send_frame({"type": "snapshot", "version": version, "view": view})
+
+    async def send_view(self, version, view, seat):
+        """Send a view the writer built (`seat`: its seat index, None for the public view)
+        as this socket's snapshot, its computers named in the socket's language."""
+        self.seat = seat
+        self.sent_version = max(self.sent_version, version)
+        await self.send_frame({"type": "snapshot", "version": version, "view": localize(view, self.language)})
 
     async def send_error(self, code, frame_id=None):
         with translation.override(self.language):
@@ -284,12 +332,15 @@ class TableConsumer(SessionSocketMixin, HeartbeatMixin, AsyncWebsocketConsumer):
         except frames.Refused as refused:
             self._remember(frame_id, await self.send_error(refused.code, frame_id))
             return
-        outcome = await database_sync_to_async(turns.submit_action)(self.user, self.table_id, action, version)
+        outcome = await _in_parallel(turns.submit_action)(self.user, self.table_id, action, version)
         if outcome.ok:
             answer = {"type": "ack", "id": frame_id, "version": outcome.version}
             self._remember(frame_id, answer)
             await self.send_frame(answer)
-            await self.send_snapshot()
+            if outcome.view is not None:
+                await self.send_view(outcome.version, outcome.view, self.seat)
+            else:
+                await self.send_snapshot()
             if outcome.round_end:
                 await self.send_round_end(outcome.round_end)
             return
@@ -363,13 +414,27 @@ class TableConsumer(SessionSocketMixin, HeartbeatMixin, AsyncWebsocketConsumer):
     # ------------------------------------------------------------ group events
 
     async def table_update(self, event):
-        """Group message from `games.play.commit`: {version, refresh, origin?, round_end?}.
+        """Table group message from `games.play.commit`: {version, refresh, origin?,
+        round_end?, view (the public view), seated (user ids that get their own view on
+        their seat group instead)}."""
+        if getattr(self.user, "pk", None) in event.get("seated", ()):
+            return
+        await self._forward(event, None)
 
-        A refresh that this socket's own connection caused (`origin`) is skipped: the
-        socket already sent that snapshot."""
+    async def table_view(self, event):
+        """Seat group message from `games.play.commit`: {version, refresh, origin?,
+        round_end?, view (this user's seat's view), seat}."""
+        await self._forward(event, event["seat"])
+
+    async def _forward(self, event, seat):
+        # A refresh that this socket's own connection caused (`origin`) is skipped: the
+        # socket already sent that snapshot.
         own = event.get("origin") == self.channel_name
         if event["version"] > self.sent_version or (event.get("refresh") and not own):
-            await self.send_snapshot()
+            if "view" in event:
+                await self.send_view(event["version"], event["view"], seat)
+            else:
+                await self.send_snapshot()
         if event.get("round_end"):
             await self.send_round_end(event["round_end"])
 
@@ -400,27 +465,47 @@ class TableConsumer(SessionSocketMixin, HeartbeatMixin, AsyncWebsocketConsumer):
         await self.close(code=KICK_CLOSE_CODE)
 
 
-class LobbyConsumer(HeartbeatMixin, AsyncWebsocketConsumer):
+class LobbyConsumer(DirectDispatch, HeartbeatMixin, AsyncWebsocketConsumer):
     """`/ws/lobby/`: the list of open online tables, re-sent on every change.
 
-    Server frame: {"type": "tables", "tables": [...games.snapshot.open_tables()]}. A client
-    may send {"type": "sync"} to get it again, and `ping` (answered `pong`, `HeartbeatMixin`).
+    Server frame: {"type": "tables", "tables": [...games.snapshot.open_tables()]}, built once
+    per change by the writer and forwarded as it is (`lobby_update`). A client may send
+    {"type": "sync"} to get it again, and `ping` (answered `pong`, `HeartbeatMixin`).
     """
 
     group = LOBBY_GROUP
     close_when_idle = False  # a lobby socket holds no seat: silence costs nothing but its broadcasts
+    # Live lobby sockets of this process per client address. Counted in memory, not in the
+    # database like the table sockets: a lobby socket is anonymous and holds nothing, and a
+    # count that dies with its process cannot leak. With N daphne processes an address gets
+    # at most N x OKEY_WS_LOBBY_MAX_PER_IP.
+    per_address = Counter()
 
     async def connect(self):
+        self.address = client_address(self.scope)
+        if self.per_address[self.address] >= settings.OKEY_WS_LOBBY_MAX_PER_IP:
+            self.address = None  # not counted: refused
+            await self.accept()
+            with translation.override(_scope_language(self.scope)):
+                message = error_message("too_many_sockets")
+            await self.send(text_data=_dumps({"type": "error", "code": "too_many_sockets", "message": message}))
+            await self.close(code=CAP_CLOSE_CODE)
+            return
+        self.per_address[self.address] += 1
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_tables()
 
     async def disconnect(self, code):
+        if getattr(self, "address", None) is not None:
+            self.per_address[self.address] -= 1
+            if self.per_address[self.address] <= 0:
+                del self.per_address[self.address]
+            self.address = None
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def send_tables(self):
-        tables = await database_sync_to_async(open_tables)()
-        await self.send(text_data=_dumps({"type": "tables", "tables": tables}))
+        await self.send(text_data=await database_sync_to_async(lobby_frame)())
 
     async def receive(self, text_data=None, bytes_data=None):
         # At most one client-requested refresh per second: the list is pushed on changes anyway.
@@ -431,5 +516,9 @@ class LobbyConsumer(HeartbeatMixin, AsyncWebsocketConsumer):
         await self.send_tables()
 
     async def lobby_update(self, event):
-        """Group message: the open tables changed."""
-        await self.send_tables()
+        """Group message from `games.play.commit.Write.lobby_changed`: {frame (the `tables`
+        frame, serialised once for every lobby socket)}."""
+        if "frame" in event:
+            await self.send(text_data=event["frame"])
+        else:
+            await self.send_tables()

@@ -85,7 +85,8 @@ class Table(models.Model):
 
     @property
     def group_name(self):
-        """Channels group of this table's sockets (carries versions only, never racks)."""
+        """Channels group of this table's sockets: the public view and chat, never a rack
+        (each seated user's view goes to `games.play.commit.seat_group`)."""
         return f"table-{self.pk}"
 
 

@@ -1,10 +1,13 @@
 """The read side of the games: what one seat (or a spectator) may see, the players, the
 round's score table and the lobby's list of open tables. Nothing here writes.
 
-`snapshot()` loads the rows and calls `view_for()`, which only reads what it is given,
-so the commit path can build the same view from the rows it already holds.
+`snapshot()` loads the rows and calls `view_for()`, which only reads what it is given;
+the commit path builds every seat's view of a new version once with `version_views()`
+from the rows it already holds (ARCHITECTURE.md invariant 3). A view's only
+language-dependent text is a computer's name: `localize()` puts it in a socket's language.
 """
 import logging
+from contextlib import nullcontext
 
 from django.db.models import Count, F, Q, Window
 from django.utils import translation
@@ -153,6 +156,32 @@ def view_for(game, table, seats, seat_index, moves=None):
         dealt = (rnd.initial_position or {}) if rnd else {}
         view["moves"] = history.public_moves(moves, seat_index, dealt.get("pile") or ())
     return view
+
+
+def version_views(game, table, seats):
+    """Every view of the game's current version, built once from loaded rows (one query:
+    `recent_moves`). Args: `game` (with its round and match), `table`, `seats` (in seat
+    order, with their users). Returns (public view for spectators, {seat index: (user id,
+    view)} for each seat a user sits in; a player who left the match watches, like
+    `snapshot`, with the public view). Computers' names are in the active language
+    (`localize` changes them)."""
+    moves = recent_moves(game.round_id)
+    public = view_for(game, table, seats, None, moves)
+    own = {seat.index: (seat.user_id, view_for(game, table, seats, seat.index, moves))
+           for seat in seats if seat.user_id and not seat.left}
+    return public, own
+
+
+def localize(view, language):
+    """`view` with its computers' names in `language` (a LANGUAGES code; None: the active
+    language): a copy, `view` itself is shared by every socket that receives it."""
+    players = view.get("players") or ()
+    if not any(p.get("computer") for p in players):
+        return view
+    with translation.override(language) if language else nullcontext():
+        named = [dict(p, name=computer_label(i, p["computer"])) if p.get("computer") else p
+                 for i, p in enumerate(players)]
+    return dict(view, players=named)
 
 
 def snapshot(table_id, user, language=None):

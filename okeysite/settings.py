@@ -165,7 +165,13 @@ TEMPLATES = [
 # --- database -----------------------------------------------------------------
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=0
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        # Persistent connections: opening a PostgreSQL session per call cost more than the
+        # call (bench/README.md, live tables); a health check drops one the server closed.
+        # Test runs close them (the test database is dropped while server threads would
+        # still hold theirs).
+        conn_max_age=int(os.environ.get("OKEY_DB_CONN_MAX_AGE", "0" if "PYTEST_VERSION" in os.environ else "60")),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -250,6 +256,8 @@ OKEY_WS_WIRE_BURST = env_float("OKEY_WS_WIRE_BURST", 500.0)
 # Simultaneous table sockets per user and per client address; more are closed with 4429.
 OKEY_WS_MAX_PER_USER = int(env_float("OKEY_WS_MAX_PER_USER", 8))
 OKEY_WS_MAX_PER_IP = int(env_float("OKEY_WS_MAX_PER_IP", 32))
+# lobby sockets per client address in one daphne process (the lobby list is anonymous)
+OKEY_WS_LOBBY_MAX_PER_IP = int(env_float("OKEY_WS_LOBBY_MAX_PER_IP", 16))
 # Heartbeat (docs/protocol-extensions.md): the client pings every 20 s; a socket that sent
 # nothing for OKEY_WS_IDLE_TIMEOUT seconds is closed with 4408 (90 s: a browser may run a
 # hidden tab's timers only once a minute), and a socket's presence row lives

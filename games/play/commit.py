@@ -12,20 +12,19 @@ Every version bump sends the timer again, for the new version, even when the dea
 itself stays: a timer armed for an older version does nothing when it fires, so a bump
 without a new timer would leave the clock to the sweeper.
 
-The broadcast carries only the version (and the public round end): each socket builds
-its own seat's view (ARCHITECTURE.md invariant 3). `Write` holds the new position, the
-table and the seats when it commits, so building each seat's view once per version here
-(`games.snapshot.view_for`) and sending it on that seat's own channel changes
-`_after_commit` alone.
+Each version's views are built once, here, inside the transaction, from the position
+and rows the writer holds (`snapshot.version_views`): every seated user's view goes to
+that user's own group at the table (`seat_group`), the public view to the table group for
+the spectators (ARCHITECTURE.md invariant 3: a view is built for one seat and sent only to
+that seat). Sockets forward what they receive instead of reading the game back.
 """
+import json
 import logging
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import cached_property
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
@@ -35,7 +34,7 @@ from games import snapshot
 from games.engine import api
 from games.errors import TableError
 from games.models import Game, Match, Move, Seat, Table
-from games.play import rounds
+from games.play import broadcast, rounds
 from leaderboards.recording import record_result
 from okeysite.celery import app as celery_app
 
@@ -48,6 +47,11 @@ TIMER_TASKS = {  # sent by name: the writer never imports games.tasks
     Game.Deadline.NEXT_ROUND: "games.tasks.next_round",
     Game.Deadline.SEED: "games.tasks.seeding_timeout",
 }
+
+
+def seat_group(table_id, user_id):
+    """Channels group of one user's sockets at one table (str): their seat's view only."""
+    return f"table-{table_id}-user-{user_id}"
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,7 @@ class Write:
         self.game = game
         self._round_before = game.round_id
         self._turn_before = game.position["turn"] if game.position else None
+        self.views = None  # (public view, {seat index: (user id, view)}) of the last broadcast
 
     @cached_property
     def table(self):
@@ -124,11 +129,22 @@ class Write:
     def notify(self, refresh=True, origin=None):
         """Tell the table's sockets that seats or players changed while the version stays
         (a seat taken or left before the match, a connection opened or closed)."""
-        _on_commit_send(self.table.group_name, _update(self.game.version, refresh, origin, None))
+        self._broadcast(refresh, origin, None)
+
+    def view_of(self, seat_index):
+        """The view of `seat_index` this transaction broadcast (dict), or None."""
+        if self.views is None or seat_index not in self.views[1]:
+            return None
+        return self.views[1][seat_index][1]
 
     def lobby_changed(self):
-        """Tell the lobby sockets that the list of open tables changed (after commit)."""
-        lobby_changed()
+        """Tell the lobby sockets that the list of open tables changed: after commit, the
+        list is built once (`snapshot.open_tables`) and sent, already serialised, to every
+        lobby socket. Several calls in one transaction send it once."""
+        if getattr(self, "_lobby_scheduled", False):
+            return
+        self._lobby_scheduled = True
+        transaction.on_commit(_send_lobby)
 
     def open_seeding(self, deadline):
         """Open the seeding window of the next deal (`games.play.seeding`) until `deadline`
@@ -234,8 +250,17 @@ class Write:
 
     # ------------------------------------------------------------- after commit
 
+    def _broadcast(self, refresh, origin, round_end):
+        # Built now, inside the transaction, so the views show exactly what commits.
+        self.views = public, own = snapshot.version_views(self.game, self.table, self.seats)
+        update = _update(self.game.version, refresh, origin, round_end)
+        messages = [(self.table.group_name, dict(update, view=public, seated=[uid for uid, _v in own.values()]))]
+        messages += [(seat_group(self.table.pk, uid), dict(update, type="table.view", view=view, seat=index))
+                     for index, (uid, view) in own.items()]
+        _on_commit_send(messages)
+
     def _after_commit(self, refresh, origin, round_end, match_finished):
-        _on_commit_send(self.table.group_name, _update(self.game.version, refresh, origin, round_end))
+        self._broadcast(refresh, origin, round_end)
         self._schedule_timer()
         if match_finished:
             match_id = self.game.match_id
@@ -250,6 +275,12 @@ class Write:
         transaction.on_commit(lambda: send_timer(kind, game_id, version, deadline))
 
 
+def _for_write():
+    # The game row locked, its table, match and round read in the same query (only the
+    # game row is locked: `of`).
+    return Game.objects.select_related("table", "match", "round").select_for_update(no_key=True, of=("self",))
+
+
 @contextmanager
 def locked(table_id):
     """`with locked(table_id) as write:` one transaction holding the game row of table
@@ -257,7 +288,7 @@ def locked(table_id):
     Raises TableError("not_found")."""
     with transaction.atomic():
         try:
-            game = Game.objects.select_for_update(no_key=True).get(table_id=table_id)
+            game = _for_write().get(table_id=table_id)
         except Game.DoesNotExist:
             raise TableError("not_found") from None
         yield Write(game)
@@ -270,7 +301,7 @@ def locked_timer(game_id, version, kind):
     when the game is gone, the version moved on or the deadline is of another kind (a
     late or duplicate task does nothing)."""
     with transaction.atomic():
-        game = Game.objects.select_for_update(no_key=True).filter(pk=game_id).first()
+        game = _for_write().filter(pk=game_id).first()
         if game is None or game.version != version or game.deadline_kind != kind:
             yield None
         else:
@@ -289,15 +320,16 @@ def send_timer(kind, game_id, version, deadline):
 
 
 def lobby_changed():
-    """Tell the lobby sockets, after commit, that the lists of tables changed (also from
-    code that holds no game lock, e.g. a spectator arriving)."""
-    _on_commit_send(LOBBY_GROUP, {"type": "lobby.update"})
+    """Tell the lobby sockets, after commit, that the lists of tables changed, from code
+    that holds no game lock (e.g. a spectator arriving): the list is built once and sent
+    to every lobby socket (`_send_lobby`)."""
+    transaction.on_commit(_send_lobby)
 
 
 def send_to_table(table, message):
     """Send group `message` (a dict with a Channels "type") to `table`'s sockets after
     commit; public data only (ARCHITECTURE.md invariant 3)."""
-    _on_commit_send(table.group_name, message)
+    _on_commit_send([(table.group_name, message)])
 
 
 def _update(version, refresh, origin, round_end):
@@ -309,14 +341,26 @@ def _update(version, refresh, origin, round_end):
     return message
 
 
-def _on_commit_send(group, message):
+def _on_commit_send(messages):
     def send():
         try:
-            async_to_sync(get_channel_layer().group_send)(group, message)
+            broadcast.send(messages)
         except Exception:  # noqa: BLE001 - a broadcast failure must never undo a committed move
-            log.exception("broadcast to %s failed", group)
+            log.exception("broadcast to %s failed", messages[0][0])
 
     transaction.on_commit(send)
+
+
+def lobby_frame():
+    """The lobby's `tables` frame now, serialised (str): `snapshot.open_tables()`."""
+    return json.dumps({"type": "tables", "tables": snapshot.open_tables()}, separators=(",", ":"))
+
+
+def _send_lobby():
+    try:
+        broadcast.send([(LOBBY_GROUP, {"type": "lobby.update", "frame": lobby_frame()})])
+    except Exception:  # noqa: BLE001 - the lobby list is refreshed by the next change or a sync
+        log.exception("lobby broadcast failed")
 
 
 def _record(match_id):

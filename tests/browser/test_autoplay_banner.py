@@ -41,6 +41,7 @@ def test_a_player_on_autoplay_sees_the_banner_and_takes_the_seat_back(browser, s
         page.goto(url + "/")
         page.select_option("select[name=ruleset]", "okey51")
         page.check("input[name=mode][value=solo]")
+        page.uncheck("input[name=practice]")  # a move clock, so that the computer takes over
         page.locator("form.create-table button[type=submit]").click()
         page.wait_for_url(re.compile(r"/table/\d+/$"))
         banner = page.locator("#away-banner.autoplay")

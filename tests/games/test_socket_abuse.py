@@ -210,3 +210,36 @@ async def test_the_lobby_socket_answers_ping(session_cookie):
     await comm.send_to(text_data=json.dumps({"type": "ping"}))
     assert json.loads(await comm.receive_from(timeout=TIMEOUT)) == {"type": "pong"}
     await comm.disconnect()
+
+
+async def test_lobby_sockets_over_the_per_address_cap_are_refused_with_4429(settings):
+    from channels.testing import WebsocketCommunicator
+
+    from tests.games.test_consumers import APP
+
+    settings.OKEY_WS_LOBBY_MAX_PER_IP = 2
+
+    def lobby():
+        return WebsocketCommunicator(APP, "/ws/lobby/", headers=[(b"origin", b"http://localhost"),
+                                                                  (b"host", b"localhost")])
+
+    async def opened(address):
+        comm = lobby()
+        comm.scope["client"] = (address, 40000)
+        assert (await comm.connect(timeout=TIMEOUT))[0]
+        return comm
+
+    first, second = await opened("203.0.113.9"), await opened("203.0.113.9")
+    other = await opened("198.51.100.4")  # another address has its own count
+    for comm in (first, second, other):
+        assert json.loads(await comm.receive_from(timeout=TIMEOUT))["type"] == "tables"
+    third = await opened("203.0.113.9")
+    refused = json.loads(await third.receive_from(timeout=TIMEOUT))
+    assert refused["code"] == "too_many_sockets" and refused["message"]
+    assert (await third.receive_output(timeout=TIMEOUT)) == {"type": "websocket.close", "code": 4429}
+    # a closed socket frees its place
+    await first.disconnect()
+    again = await opened("203.0.113.9")
+    assert json.loads(await again.receive_from(timeout=TIMEOUT))["type"] == "tables"
+    for comm in (second, other, again):
+        await comm.disconnect()

@@ -81,7 +81,7 @@ export class DiscardsCentre {
     this.take.disabled = !canTake && !state.pendingTake;
     const mine = (v.discards || [])[v.seat] || [];
     this.zone.replaceChildren(mine.length ? tile(mine[mine.length - 1]) : h("span", { class: "drop-hint" }, _("Discard here")));
-    // spectators see the discards in the seat cards, and have nothing to take or discard
+    // spectators see every discard pile by its seat (views/seats.js), and have nothing to take or discard
     this.takeBox.hidden = this.zoneBox.hidden = this.take.hidden = !seated(state);
     if (seated(state)) {
       this.ctx.dnd.target(this.zone, { put: (item) => (item.dataset.src || "").startsWith("slot:") && !item.classList.contains("face-down") });

@@ -20,8 +20,8 @@ export class Seats {
     if (!v) return;
     const n = seatCount(state);
     const sits = seated(state);
-    // a spectator sees the table from seat 0, which takes the bottom place of the rack
-    const me = sits ? v.seat ?? 0 : 0;
+    // a spectator sees the table from seat 0, which sits where a player's rack would
+    const me = sits ? (v.seat ?? 0) : 0;
     const order = [];
     for (let k = n - 1; k >= 1; k--) order.push((me + k) % n);  // left, across, right
     if (!sits) order.push(me);

@@ -1,6 +1,6 @@
 // The centre of the table. Two kinds, named by the family's controller (`views.centre`):
-// "discards" (okey: indicator, okey, pile, the previous seat's discard to take, the
-// player's own discard pile as drop zone) and "pile" (rami: the pile only).
+// "discards" (okey: the previous seat's discard to take on the left, indicator, okey and
+// pile in the middle, the player's own discard pile as drop zone on the right) and "pile" (rami: the pile only).
 import { _ } from "../i18n.js";
 import { myTurn, okeyTile, prevSeat, prevTop, seated, started } from "../selectors.js";
 import { h } from "./dom.js";
@@ -49,10 +49,17 @@ export class DiscardsCentre {
       title: _("Drop a tile here to discard it"), onclick: tap({ type: "discard" }) });
     this.takeBox = h("div", { class: "discard-box" }, h("div", { class: "mini-label" }, _("To take")), this.prev, this.take);
     this.zoneBox = h("div", { class: "discard-box" }, h("div", { class: "mini-label" }, _("Discard")), this.zone);
-    this.el = h("div", { id: "center", class: "center" },
-      h("div", { class: "indicator-box" }, h("div", { class: "mini-label" }, _("Indicator")), this.indicator),
-      h("div", { class: "indicator-box" }, h("div", { class: "mini-label" }, _("Okey")), this.okey),
-      this.pile, this.takeBox, this.zoneBox);
+    // in turn order the previous seat's discard lies on the player's left and their own
+    // on their right, between them and the next seat (RULES.md §1); the desktop grid
+    // (table-play.css) moves the two boxes into the table's bottom corners
+    this.takeBox.id = "take-box";
+    this.zoneBox.id = "discard-box";
+    this.el = h("div", { id: "center", class: "center discards" }, this.takeBox,
+      h("div", { class: "centre-middle" },
+        h("div", { class: "indicator-box" }, h("div", { class: "mini-label" }, _("Indicator")), this.indicator),
+        h("div", { class: "indicator-box" }, h("div", { class: "mini-label" }, _("Okey")), this.okey),
+        this.pile),
+      this.zoneBox);
   }
 
   render(state) {
@@ -74,7 +81,7 @@ export class DiscardsCentre {
     this.take.disabled = !canTake && !state.pendingTake;
     const mine = (v.discards || [])[v.seat] || [];
     this.zone.replaceChildren(mine.length ? tile(mine[mine.length - 1]) : h("span", { class: "drop-hint" }, _("Discard here")));
-    // spectators see the discards in the seat cards, and have nothing to take or discard
+    // spectators see every discard pile by its seat (views/seats.js), and have nothing to take or discard
     this.takeBox.hidden = this.zoneBox.hidden = this.take.hidden = !seated(state);
     if (seated(state)) {
       this.ctx.dnd.target(this.zone, { put: (item) => (item.dataset.src || "").startsWith("slot:") && !item.classList.contains("face-down") });

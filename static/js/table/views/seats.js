@@ -1,6 +1,7 @@
-// The other seats around the table (left, across, right; every seat for a spectator):
+// The other seats around the table (left, across, right; for a spectator every seat in
+// turn order, seat 0 at the bottom):
 // name with the computer label, who plays now, rack count, opening, penalty, total, and
-// (families with discards) the top of each seat's discard pile.
+// (families with discards) the top of each seat's discard pile, drawn after its card.
 import { _, fmt, ngettext } from "../i18n.js";
 import { okeyTile, roundOver, seatCount, seated, started } from "../selectors.js";
 import { openedText, playerLabel, playerName } from "../text.js";
@@ -18,18 +19,29 @@ export class Seats {
     const v = state.view;
     if (!v) return;
     const n = seatCount(state);
-    const me = v.seat ?? 0;
+    const sits = seated(state);
+    // a spectator sees the table from seat 0, which sits where a player's rack would
+    const me = sits ? (v.seat ?? 0) : 0;
     const order = [];
     for (let k = n - 1; k >= 1; k--) order.push((me + k) % n);  // left, across, right
-    if (!seated(state)) order.unshift(me);
-    this.el.dataset.count = String(n - (seated(state) ? 1 : 0));
-    // where each seat sits around the player's rack: the previous seat (whose discard
-    // the player may take) on the left, the next one on the right (RULES.md §1)
-    const places = !seated(state) ? [] : order.length === 3 ? ["left", "top", "right"] : order.length === 2 ? ["left", "right"] : ["top"];
-    this.el.replaceChildren(...order.map((s, i) => {
+    if (!sits) order.push(me);
+    this.el.dataset.count = String(order.length);
+    // where each seat sits around the bottom seat, in turn order: the previous seat
+    // (whose discard the bottom player may take) on the left, the next one on the right
+    // (RULES.md §1); a spectator's bottom seat is seat 0 (the page's badge says they watch)
+    const around = order.length - (sits ? 0 : 1);
+    const places = (around === 3 ? ["left", "top", "right"] : around === 2 ? ["left", "right"] : ["top"]).concat(sits ? [] : ["bottom"]);
+    const discards = !!this.ctx.controller.seatDiscards && started(state);
+    this.el.dataset.discards = discards ? "yes" : "no";
+    this.el.replaceChildren(...order.flatMap((s, i) => {
       const card = this.seatCard(state, s);
-      if (places[i]) card.dataset.pos = places[i];
-      return card;
+      card.dataset.pos = places[i];
+      if (!discards) return [card];
+      // each seat's discard pile lies between it and the next seat in turn order
+      // (RULES.md §1): a sibling of the card, so the desktop grid can put it in the gap
+      const pile = this.discardPile(state, s);
+      pile.dataset.pos = places[i];
+      return [card, pile];
     }));
     this.tick(state);
     // before the deal the seat list above the table (#prestart) already names the seats
@@ -68,8 +80,7 @@ export class Seats {
         count !== undefined ? h("span", { class: "rack-count" }, fmt(ngettext("%(n)s tile", "%(n)s tiles", count), { n: count })) : null,
         h("span", { class: `opened o-${(v.opened || [])[s]}` }, openedText((v.opened || [])[s])),
         pen ? h("span", { class: "penalty" }, fmt(_("penalty %(n)s"), { n: pen })) : null,
-        (v.totals || [])[s] !== undefined ? h("span", { class: "total" }, fmt(_("total %(n)s"), { n: v.totals[s] })) : null),
-      this.ctx.controller.seatDiscards ? this.discardPile(state, s) : null);
+        (v.totals || [])[s] !== undefined ? h("span", { class: "total" }, fmt(_("total %(n)s"), { n: v.totals[s] })) : null));
   }
 
   discardPile(state, s) {
@@ -77,7 +88,7 @@ export class Seats {
     const top = disc.length ? disc[disc.length - 1] : null;
     const el = top ? tileEl(top, { okey: okeyTile(state), ruleset: state.ruleset, small: true }) : null;
     if (el && justDiscarded(state, s)) el.classList.add("just");
-    return h("div", { class: "seat-discard", title: _("Discard pile") },
+    return h("div", { class: "seat-discard", dataset: { seat: String(s) }, title: fmt(_("%(name)s's discard pile"), { name: playerName(state.view, s) }) },
       el || h("span", { class: "empty-discard" }),
       disc.length > 1 ? h("span", { class: "disc-count" }, `×${disc.length}`) : null);
   }

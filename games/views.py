@@ -216,7 +216,9 @@ def table_leave_match(request, table_id):
     """Leave a running match for good (the page asks to confirm first): a computer plays
     the seat to the end, rated as an abandonment; a solo table closes."""
     def done():
-        messages.info(request, gettext("You left the match: a computer plays your seat to the end."))
+        solo = Table.objects.filter(pk=table_id, mode=Table.Mode.SOLO).exists()
+        messages.info(request, gettext("You left the match: the table is closed and the match counts nowhere.")
+                      if solo else gettext("You left the match: a computer plays your seat to the end."))
         return redirect("lobby")
     return _table_post(request, table_id, tables.leave_match, done)
 

@@ -137,7 +137,9 @@ def table_page(request, table_id):
                             if table.quick and is_open else None),
         "rematch_starts_at": (int(table.rematch_deadline.timestamp() * 1000)
                               if table.rematch_deadline and is_open else None),
-        "can_rematch": playing and table.status in (Table.Status.PLAYING, Table.Status.FINISHED),
+        # Rendered (hidden) from the open table on: the match starts and ends over the socket,
+        # and watching.js can only show a block that is on the page.
+        "can_rematch": playing and table.status != Table.Status.CLOSED,
         "table_config": _table_config(request, table, seat_index),
     }
     # The fallback page is only used until the table client's template exists.

@@ -120,13 +120,15 @@ def table_page(request, table_id):
     is_creator = user is not None and table.creator_id == user.pk
     free = any(s.user_id is None and not s.bot_level for s in seats)
     is_open = table.status == Table.Status.OPEN
+    removed = user is not None and seat is None and user.pk in table.removed
     context = {
         "table": table,
         "seat_index": seat_index,
         "ws_path": f"/ws/table/{table.pk}/",
         "is_creator": is_creator,
         "can_start": is_creator and is_open,
-        "can_join": (seat is None and free and is_open and table.mode == Table.Mode.ONLINE),
+        "can_join": (seat is None and free and is_open and table.mode == Table.Mode.ONLINE and not removed),
+        "was_removed": removed and is_open,
         "can_leave_match": playing and table.status == Table.Status.PLAYING,
         "has_left": seat is not None and seat.left,
         "invite_url": (request.build_absolute_uri(reverse("table_invite", args=[table.invite_code]))

@@ -249,3 +249,33 @@ def test_the_first_game_hint_is_dismissed_for_good(browser, friends_server):
     expect(page.locator("#rack .tile").first).to_be_visible(timeout=15_000)
     expect(hint).to_be_hidden()
     page.context.close()
+
+
+def test_a_removed_player_is_told_at_once_and_cannot_sit_again(browser, friends_server):
+    url, _db = friends_server
+    owner = new_page(browser)
+    register(owner, url, "remover")
+    table_id = create_online_table(owner, url)
+    guest = new_page(browser)
+    register(guest, url, "removed")
+    guest.goto(url + "/")
+    guest.locator(f"form[action='/table/{table_id}/join/'] button").click()
+    guest.wait_for_url(re.compile(rf"/table/{table_id}/$"))
+    expect(guest.locator("#leave-btn")).to_be_visible()
+    seat = owner.locator("#prestart-seats li", has_text="removed")
+    expect(seat).to_have_count(1, timeout=10_000)
+    seat.locator(".remove-btn").click()
+    # the removed player's open page says so, with no seat control left to click
+    expect(guest.locator("#removed-notice")).to_be_visible(timeout=10_000)
+    expect(guest.locator("#removed-notice")).to_contain_text("removed you from this table")
+    expect(guest.locator("#leave-btn")).to_have_count(0)
+    expect(guest.locator("#join-btn")).to_have_count(0)
+    shot(guest, "friends-removed-notice")
+    # the lobby's seat button is refused with the same words, and the seat stays free
+    guest.goto(url + "/")
+    guest.locator(f"form[action='/table/{table_id}/join/'] button").click()
+    guest.wait_for_url(re.compile(rf"/table/{table_id}/$"))
+    expect(guest.locator("#removed-notice")).to_be_visible()
+    expect(owner.locator("#prestart-seats")).not_to_contain_text("removed", timeout=2_000)
+    for page in (owner, guest):
+        page.context.close()

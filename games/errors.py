@@ -60,6 +60,7 @@ ERROR_MESSAGES = {
     "invite_needed": _("This table is private: open its invite link to take a seat or watch."),
     "seat_empty": _("That seat is free."),
     "cannot_remove_self": _("You cannot remove yourself: close the table instead."),
+    "removed_from_table": _("The table's creator removed you from this table."),
 }
 
 

@@ -69,6 +69,9 @@ class Table(models.Model):
     rematch_table = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     rematch_answers = models.JSONField(default=dict, blank=True)
     rematch_deadline = models.DateTimeField(null=True, blank=True)
+    # The ids of the users the creator removed (games.play.tables.remove_player): they may
+    # watch, but never take a seat at this table again.
+    removed = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-created"]

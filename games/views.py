@@ -120,13 +120,15 @@ def table_page(request, table_id):
     is_creator = user is not None and table.creator_id == user.pk
     free = any(s.user_id is None and not s.bot_level for s in seats)
     is_open = table.status == Table.Status.OPEN
+    removed = user is not None and seat is None and user.pk in table.removed
     context = {
         "table": table,
         "seat_index": seat_index,
         "ws_path": f"/ws/table/{table.pk}/",
         "is_creator": is_creator,
         "can_start": is_creator and is_open,
-        "can_join": (seat is None and free and is_open and table.mode == Table.Mode.ONLINE),
+        "can_join": (seat is None and free and is_open and table.mode == Table.Mode.ONLINE and not removed),
+        "was_removed": removed and is_open,
         "can_leave_match": playing and table.status == Table.Status.PLAYING,
         "has_left": seat is not None and seat.left,
         "invite_url": (request.build_absolute_uri(reverse("table_invite", args=[table.invite_code]))
@@ -137,7 +139,9 @@ def table_page(request, table_id):
                             if table.quick and is_open else None),
         "rematch_starts_at": (int(table.rematch_deadline.timestamp() * 1000)
                               if table.rematch_deadline and is_open else None),
-        "can_rematch": playing and table.status in (Table.Status.PLAYING, Table.Status.FINISHED),
+        # Rendered (hidden) from the open table on: the match starts and ends over the socket,
+        # and watching.js can only show a block that is on the page.
+        "can_rematch": playing and table.status != Table.Status.CLOSED,
         "table_config": _table_config(request, table, seat_index),
     }
     # The fallback page is only used until the table client's template exists.

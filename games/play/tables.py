@@ -112,7 +112,8 @@ def join_table(user, table_id, seat_index=None, invite=None):
     `seat_index` (int) asks for a given free seat; otherwise the seat facing the creator
     is taken first. A private table needs its `invite` code (str); a rematch seats only
     the humans it invited (`games.play.rematch`). Raises
-    TableError("not_found" | "table_not_open" | "invite_needed" | "table_full" | "seat_taken").
+    TableError("not_found" | "table_not_open" | "invite_needed" | "removed_from_table" |
+    "table_full" | "seat_taken").
     """
     with commit.locked(table_id) as write:
         table = write.table
@@ -123,6 +124,8 @@ def join_table(user, table_id, seat_index=None, invite=None):
             raise TableError("table_not_open")
         if not invite_matches(table, invite):
             raise TableError("invite_needed")
+        if user.pk in table.removed:  # the creator's choice holds, invite link or not
+            raise TableError("removed_from_table")
         if table.rematch_answers and str(user.pk) not in table.rematch_answers:
             raise TableError("invite_needed")  # a rematch seats the humans of the match before it
         free = [s.index for s in write.seats if s.user_id is None and not s.bot_level]
@@ -165,7 +168,8 @@ def leave_table(user, table_id):
 
 
 def remove_player(user, table_id, seat_index):
-    """The creator frees seat `seat_index` (int) of another player before the match starts.
+    """The creator frees seat `seat_index` (int) of another player before the match starts;
+    that player may not take a seat at this table again (`Table.removed`).
 
     Returns the removed user. Raises TableError("not_found" | "not_creator" |
     "table_not_open" | "seat_empty" | "cannot_remove_self").
@@ -184,6 +188,9 @@ def remove_player(user, table_id, seat_index):
         removed = seat.user
         seat.user = None
         seat.save(update_fields=["user"])
+        if removed.pk not in table.removed:
+            table.removed = [*table.removed, removed.pk]
+            table.save(update_fields=["removed"])
         write.notify()
         write.lobby_changed()
         return removed

@@ -187,19 +187,23 @@ def test_a_rematch_accepted_by_one_and_declined_by_another(browser, friends_serv
         pages[name].wait_for_url(re.compile(rf"/table/{table_id}/$"))
     expect(pages["offerer"].locator("#prestart-seats")).to_contain_text("decliner", timeout=10_000)
     pages["offerer"].click("#start-btn")
-    # everyone steps away: computers play the three seats to the end of the one-round match
-    for page in pages.values():
-        page.goto(url + "/")
+    # the accepter stays on the page it loaded while the table was open and plays; the
+    # others step away: computers play their seats to the end of the one-round match
+    expect(pages["accepter"].locator("#rack .tile").first).to_be_visible(timeout=15_000)
+    for name in ("offerer", "decliner"):
+        pages[name].goto(url + "/")
     # an anonymous lobby shows the match running until it is over (the players stay away:
     # opening the table would take their seats back from the computers)
     lobby = new_page(browser)
     lobby.goto(url + "/")
     row = lobby.locator(f"#running-tables tr[data-table='{table_id}']")
     expect(row).to_have_count(1, timeout=10_000)
+    play_turns_until_round_end(pages["accepter"], time.monotonic() + ROUND_SECONDS)
     expect(row).to_have_count(0, timeout=ROUND_SECONDS * 1000)
     lobby.context.close()
-    for page in pages.values():
-        page.goto(f"{url}/table/{table_id}/")
+    expect(pages["accepter"].locator("#match-over")).to_be_visible(timeout=15_000)
+    for name in ("offerer", "decliner"):
+        pages[name].goto(f"{url}/table/{table_id}/")
     pages["offerer"].click("#rematch-btn")
     # the finished table's own address matches the pattern too: wait for the new table's
     pages["offerer"].wait_for_url(lambda u: re.search(r"/table/(\d+)/$", u) is not None
@@ -207,8 +211,9 @@ def test_a_rematch_accepted_by_one_and_declined_by_another(browser, friends_serv
     new_id = int(re.search(r"/table/(\d+)/", pages["offerer"].url).group(1))
     assert new_id != table_id
     expect(pages["offerer"].locator("#quick-wait")).to_be_visible()
-    # the others see the offer live on the finished table
-    expect(pages["accepter"].locator("#rematch-accept")).to_be_visible(timeout=10_000)
+    # the others see the offer live on the finished table; the accepter on its "Match
+    # over" card, never reloaded since before the start
+    expect(pages["accepter"].locator("#match-over #rematch-accept")).to_be_visible(timeout=10_000)
     pages["accepter"].click("#rematch-accept")
     pages["accepter"].wait_for_url(re.compile(rf"/table/{new_id}/$"))
     expect(pages["decliner"].locator("#rematch-decline")).to_be_visible(timeout=10_000)
@@ -244,3 +249,33 @@ def test_the_first_game_hint_is_dismissed_for_good(browser, friends_server):
     expect(page.locator("#rack .tile").first).to_be_visible(timeout=15_000)
     expect(hint).to_be_hidden()
     page.context.close()
+
+
+def test_a_removed_player_is_told_at_once_and_cannot_sit_again(browser, friends_server):
+    url, _db = friends_server
+    owner = new_page(browser)
+    register(owner, url, "remover")
+    table_id = create_online_table(owner, url)
+    guest = new_page(browser)
+    register(guest, url, "removed")
+    guest.goto(url + "/")
+    guest.locator(f"form[action='/table/{table_id}/join/'] button").click()
+    guest.wait_for_url(re.compile(rf"/table/{table_id}/$"))
+    expect(guest.locator("#leave-btn")).to_be_visible()
+    seat = owner.locator("#prestart-seats li", has_text="removed")
+    expect(seat).to_have_count(1, timeout=10_000)
+    seat.locator(".remove-btn").click()
+    # the removed player's open page says so, with no seat control left to click
+    expect(guest.locator("#removed-notice")).to_be_visible(timeout=10_000)
+    expect(guest.locator("#removed-notice")).to_contain_text("removed you from this table")
+    expect(guest.locator("#leave-btn")).to_have_count(0)
+    expect(guest.locator("#join-btn")).to_have_count(0)
+    shot(guest, "friends-removed-notice")
+    # the lobby's seat button is refused with the same words, and the seat stays free
+    guest.goto(url + "/")
+    guest.locator(f"form[action='/table/{table_id}/join/'] button").click()
+    guest.wait_for_url(re.compile(rf"/table/{table_id}/$"))
+    expect(guest.locator("#removed-notice")).to_be_visible()
+    expect(owner.locator("#prestart-seats")).not_to_contain_text("removed", timeout=2_000)
+    for page in (owner, guest):
+        page.context.close()

@@ -151,3 +151,17 @@ test("a quick phrase goes to the chat in one tap and leaves the typed line alone
   assert.equal(q(root, "#chat-input").value, "half typed");
   clearInterval(app.clockTimer);
 });
+
+test("the autoplay banner goes away once the round ends and stays away when the match is over", () => {
+  const { app, root, ws } = start();
+  ws().deliver({ type: "snapshot", version: 1, view: okeyView({ players: players(true), moves: timeoutMoves }) });
+  const banner = q(root, "#away-banner");
+  assert.equal(banner.hidden, false);
+  const result = { finisher: 1, winner: 1, end: "okey", racks: [[], [], [], []], scores: [-2, 2, -2, -2] };
+  const round_end = { round_index: 0, scores: result.scores, penalties: [0, 0, 0, 0], round_totals: result.scores, totals: result.scores, result, match_over: true };
+  ws().deliver({ type: "snapshot", version: 2, view: okeyView({ players: players(true), moves: timeoutMoves, round_end, result }) });
+  assert.equal(banner.hidden, true);
+  ws().deliver({ type: "snapshot", version: 3, view: okeyView({ players: players(true), moves: timeoutMoves, status: "finished", round_end, result }) });
+  assert.equal(banner.hidden, true);
+  clearInterval(app.clockTimer);
+});

@@ -144,3 +144,24 @@ def test_an_invite_code_typed_in_the_lobby_opens_the_table(client, alice, bob):
     assert response["Location"] == reverse("table_invite", args=[table.invite_code])
     assert client.get(response["Location"])["Location"] == reverse("table", args=[table.pk])
     assert client.get(reverse("invite_code"), {"code": ""})["Location"] == reverse("lobby")
+
+
+def test_a_removed_player_is_told_and_kept_out_of_the_seats(client, alice, bob, carol):
+    table = private_table(alice)
+    tables.join_table(bob, table.pk, invite=table.invite_code)
+    tables.remove_player(alice, table.pk, 2)
+    # the invite link still lets bob watch, but the page says why there is no seat for him
+    client.force_login(bob)
+    client.get(reverse("table_invite", args=[table.invite_code]))
+    page = client.get(reverse("table", args=[table.pk])).content.decode()
+    assert 'id="removed-notice"' in page and "removed you from this table" in page
+    assert 'id="join-form"' not in page and 'id="leave-btn"' not in page
+    with pytest.raises(TableError) as err:
+        tables.join_table(bob, table.pk, invite=table.invite_code)
+    assert err.value.code == "removed_from_table"
+    client.post(reverse("table_join", args=[table.pk]))
+    assert not Seat.objects.filter(table=table, user=bob).exists()
+    followed = client.get(reverse("table", args=[table.pk])).content.decode()
+    assert "removed you from this table" in followed
+    # the others still join as before
+    assert tables.join_table(carol, table.pk, invite=table.invite_code).index == 2

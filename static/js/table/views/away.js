@@ -1,10 +1,11 @@
 // A computer playing the viewer's seat (RULES.md §6): while the seat is on autoplay a
 // banner says so with one tap to take the seat back (the `resume` frame,
 // docs/protocol-extensions.md); after a move time ran out, or once the player is back,
-// a note says what the computer did for them ("time's up" / "welcome back").
+// a note says what the computer did for them ("time's up" / "welcome back"). Hidden
+// once the round or the match is over.
 import { _ } from "../i18n.js";
 import { playedForMe, summary } from "../moves.js";
-import { seated, started } from "../selectors.js";
+import { matchOver, roundOver, seated, started } from "../selectors.js";
 import { onAutoplay } from "../state-away.js";
 import { playerName } from "../text.js";
 import { h } from "./dom.js";
@@ -30,7 +31,9 @@ export class AwayBanner {
 
   render(state) {
     const v = state.view;
-    if (!v || !seated(state) || !started(state)) { this.el.hidden = true; return; }
+    // Once the round or the match is over the score table or the "Match over" card is
+    // what counts; the banner sits above it (on a phone it covers the card's buttons).
+    if (!v || !seated(state) || !started(state) || roundOver(state) || matchOver(state)) { this.el.hidden = true; return; }
     const auto = onAutoplay(v);
     const mine = playedForMe(v);
     this.last = mine.length ? mine[mine.length - 1].number : 0;

@@ -1,7 +1,9 @@
 // The seat list above the table while it is open (templates/games/table.html
 // `#prestart`, server-rendered), redrawn from every snapshot so joiners show at once;
 // the whole block (start, join, leave) goes away once the match starts. It lives
-// outside the table element, so this view has no element of its own.
+// outside the table element, so this view has no element of its own. A seat lost while
+// the page stays open (the creator removed the viewer) reloads the page: the server
+// then says why and offers only the controls the viewer is still allowed.
 import { _ } from "../i18n.js";
 import { seated } from "../selectors.js";
 import { playerName } from "../text.js";
@@ -17,13 +19,16 @@ function removeForm(config, seat) {
 }
 
 export class Prestart {
-  constructor(ctx = {}) { this.el = null; this.config = ctx.config || {}; }
+  constructor(ctx = {}) { this.el = null; this.config = ctx.config || {}; this.seat = null; this.reload = ctx.reload || (() => typeof location !== "undefined" && location.reload()); }
 
   render(state) {
     const v = state.view;
     const box = document.getElementById("prestart");
     if (!v || !box) return;
     if (v.status && v.status !== "open") { box.hidden = true; return; }
+    const had = this.seat;
+    this.seat = seated(state) ? v.seat : null;
+    if (had !== null && this.seat === null) { this.reload(); return; }
     const list = document.getElementById("prestart-seats");
     const players = v.players || [];
     if (list && players.length) {

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Prestart } from "../../static/js/table/views/prestart.js";
 
-function page() {
+function page(config = {}) {
   freshRoot("5");
   const pre = document.createElement("div");
   pre.id = "prestart";
@@ -15,7 +15,7 @@ function page() {
   pre.append(list);
   document.body.append(pre);
   let reloads = 0;
-  const view = new Prestart({ config: {}, reload: () => { reloads += 1; } });
+  const view = new Prestart({ config, reload: () => { reloads += 1; } });
   return { view, reloads: () => reloads };
 }
 
@@ -39,4 +39,11 @@ test("a watcher, a joiner and a started match never reload the page", () => {
   view.render(snap(0, { name: "bob", user: 2 }, "playing"));
   view.render(snap(null, { name: "bob", user: 2 }, "playing"));
   assert.equal(reloads(), 0);
+});
+
+test("a removal that reaches the page before its first snapshot still reloads it", () => {
+  // the page was rendered with seat 1; the first snapshot already shows the seat free
+  const { view, reloads } = page({ seat: 1 });
+  view.render(snap(null, { empty: true }));
+  assert.equal(reloads(), 1);
 });

@@ -19,13 +19,15 @@ function removeForm(config, seat) {
 }
 
 export class Prestart {
-  constructor(ctx = {}) { this.el = null; this.config = ctx.config || {}; this.seat = null; this.reload = ctx.reload || (() => typeof location !== "undefined" && location.reload()); }
+  constructor(ctx = {}) { this.el = null; this.config = ctx.config || {}; this.seat = Number.isInteger(this.config.seat) ? this.config.seat : null; this.reload = ctx.reload || (() => typeof location !== "undefined" && location.reload()); }
 
   render(state) {
     const v = state.view;
     const box = document.getElementById("prestart");
     if (!v || !box) return;
     if (v.status && v.status !== "open") { box.hidden = true; return; }
+    // the seat the page was rendered with counts too: a removal can reach this socket
+    // before any snapshot that still showed the seat
     const had = this.seat;
     this.seat = seated(state) ? v.seat : null;
     if (had !== null && this.seat === null) { this.reload(); return; }

@@ -47,6 +47,21 @@ function joinForm(table, csrf, label) {
   return form;
 }
 
+/** The one-cell row a list shows when it has nothing to list. */
+function emptyRow(message) {
+  const tr = document.createElement("tr");
+  tr.className = "empty";
+  const td = cell(message);
+  td.colSpan = 6;
+  tr.append(td);
+  return tr;
+}
+
+/** A table's game as the lists name it: the ruleset, and "teams" when it is played in teams. */
+function gameName(t, text) {
+  return (t.ruleset_name || t.ruleset) + (t.options && t.options.teams ? ` · ${text.teams}` : "");
+}
+
 /**
  * Fill the open tables' body from a `tables` frame.
  * @param {HTMLElement} body the list's tbody
@@ -57,17 +72,12 @@ export function renderTables(body, tables, { text, authenticated, csrf }) {
   tables = tables.filter((t) => !t.status || t.status === "open");
   body.replaceChildren();
   if (!tables.length) {
-    const tr = document.createElement("tr");
-    tr.className = "empty";
-    const td = cell(text.empty);
-    td.colSpan = 6;
-    tr.append(td);
-    body.append(tr);
+    body.append(emptyRow(text.empty));
     return;
   }
   for (const t of tables) {
     const tr = document.createElement("tr");
-    const game = (t.ruleset_name || t.ruleset) + (t.options && t.options.teams ? ` · ${text.teams}` : "");
+    const game = gameName(t, text);
     tr.append(cell(t.id), cell(game), cell(t.creator), cell(`${t.seats_taken}/${t.players}`), cell(`${t.move_time} s`));
     const td = document.createElement("td");
     if (authenticated) td.append(joinForm(t, csrf, text.join));
@@ -86,18 +96,13 @@ export function renderRunning(body, tables, { text }) {
   const running = tables.filter((t) => t.status === "playing");
   body.replaceChildren();
   if (!running.length) {
-    const tr = document.createElement("tr");
-    tr.className = "empty";
-    const td = cell(text.none_running);
-    td.colSpan = 6;
-    tr.append(td);
-    body.append(tr);
+    body.append(emptyRow(text.none_running));
     return;
   }
   for (const t of running) {
     const tr = document.createElement("tr");
     tr.dataset.table = String(t.id);
-    const game = (t.ruleset_name || t.ruleset) + (t.options && t.options.teams ? ` · ${text.teams}` : "");
+    const game = gameName(t, text);
     const seats = (t.seats || []).map((s) => (s.computer ? `${s.name} (${text.computer})` : s.name)).join(", ");
     tr.append(cell(t.id), cell(game), cell(seats), cell(t.round == null ? "–" : t.round), cell(t.spectators || 0));
     const td = document.createElement("td");

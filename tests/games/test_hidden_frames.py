@@ -12,21 +12,13 @@ from channels.db import database_sync_to_async
 from games import tasks
 from games.engine import api
 from games.models import Game
-from games.play import computer, tables
-from tests.games.test_consumers import Client
+from games.play import computer
+from tests.games.test_consumers import Client, two_player_table
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 TILE = re.compile(r'"((?:[RBYK]\d{1,2}|F|J)(?:=[^"]*)?)"')
 STEPS = 24  # changes per table
-
-
-@database_sync_to_async
-def _table(creator, other):
-    table = tables.create_table(creator, "okey51", {"rounds": 1}, mode="online", move_time=60)
-    tables.join_table(other, table.pk)
-    tables.start_match(creator, table.pk)
-    return table
 
 
 @database_sync_to_async
@@ -42,7 +34,7 @@ def _tiles(value):
 async def test_no_frame_of_a_multi_table_run_shows_a_tile_of_another_seat(
         alice, bob, carol, make_user, session_cookie):
     dave = await database_sync_to_async(make_user)("dave")
-    first, second = await _table(alice, bob), await _table(carol, dave)
+    first, second = await two_player_table(alice, bob), await two_player_table(carol, dave)
     cookie = database_sync_to_async(session_cookie)
     sockets = {  # name: (client, table, seat index or None)
         "alice": (Client(first.pk, await cookie(alice)), first, 0),

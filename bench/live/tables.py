@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import re
 import time
@@ -88,6 +89,7 @@ class HumanSocket:
         self.refusals: dict[int, int] = {}
         self.sent = 0
         self.frames = 0
+        self.seeded_round = None  # the round this socket sent its client seed for
         self.rng = random.Random(f"{run.seed}|{table.index}|{table.generation}|{slot}")
 
     async def open(self) -> None:
@@ -132,6 +134,8 @@ class HumanSocket:
             return
         kind = frame.get("type")
         version = frame.get("version")
+        if kind == "seeding" or (kind == "snapshot" and (frame.get("view") or {}).get("seeding")):
+            await self.send_seed(frame if kind == "seeding" else frame["view"]["seeding"])
         if kind == "snapshot" and isinstance(version, int):
             rec.arrival(self.table.id, self.slot, now, version)
             self.frames += 1
@@ -165,6 +169,15 @@ class HumanSocket:
         elif kind == "round_end":
             if frame.get("match_over"):
                 self.table.finish("finished")
+
+    async def send_seed(self, window: dict) -> None:
+        """Answer a seeding window with a client seed, once per round, as the table page
+        does (docs/fair-deals.md §1): without it every deal waits out OKEY_SEED_WINDOW."""
+        round_no = window.get("round")
+        if not isinstance(round_no, int) or round_no == self.seeded_round:
+            return
+        self.seeded_round = round_no
+        await self.ws.send(json.dumps({"type": "seed", "round": round_no, "seed": os.urandom(16).hex()}))
 
     def _wake(self) -> None:
         self.timer = None

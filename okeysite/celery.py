@@ -7,7 +7,7 @@ Configuration comes from Django settings (`CELERY_*`): `memory://` broker when
 """
 import os
 
-from celery import Celery
+from celery import Celery, signals
 from celery.app.amqp import AMQP
 from kombu import Connection
 
@@ -31,6 +31,17 @@ class BrokerAMQP(AMQP):
     """Celery's AMQP helper with `BrokerConnection` for every broker connection."""
 
     Connection = BrokerConnection
+
+
+@signals.task_prerun.connect
+@signals.task_postrun.connect
+def close_old_connections(**_kwargs):
+    """Around each task, drop the database connections that are too old (CONN_MAX_AGE)
+    or broken, and keep the rest, as Django does around each request: with
+    CELERY_DB_REUSE_MAX set, Celery itself no longer closes them all every task."""
+    from django.db import close_old_connections as close_old
+
+    close_old()
 
 
 app = Celery("okeysite", amqp=BrokerAMQP)

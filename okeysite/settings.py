@@ -208,6 +208,12 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Celery's Django fix-up closes every database connection before and after each task
+# unless this is set: each computer step then opened a new PostgreSQL session (the
+# server's largest cost per version). With it set that high it never closes them;
+# `okeysite.celery` instead drops the old or broken ones around each task, the way
+# Django does around a request (CONN_MAX_AGE, health checks).
+CELERY_DB_REUSE_MAX = 10**9
 # The ETA scheduler sleeps up to this long between checks (default 1 s): bot steps are 0.4 s.
 CELERY_WORKER_TIMER_PRECISION = 0.1
 # A lost broker (a Redis restart) is waited for, however long it takes, at start-up as later;

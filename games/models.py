@@ -268,6 +268,9 @@ class Move(models.Model):
     actor = models.CharField(max_length=10, choices=Actor.choices, default=Actor.HUMAN)
     version = models.PositiveIntegerField()  # game version after this move
     events = models.JSONField(default=list, blank=True, null=True)  # null: logged before moves kept events
+    # Draws of the round up to and including this move: the n-th draw took the n-th tile of
+    # the pile as dealt (the move history names it for the drawer, games.history).
+    draw_no = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

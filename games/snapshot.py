@@ -9,7 +9,7 @@ language-dependent text is a computer's name: `localize()` puts it in a socket's
 import logging
 from contextlib import nullcontext
 
-from django.db.models import Count, F, Q, Window
+from django.db.models import Count, Q
 from django.utils import translation
 from django.utils.translation import gettext
 
@@ -19,6 +19,7 @@ from games.engine import api
 from games.errors import TableError
 from games.models import BOT_LEVEL_CHOICES, Game, Move, Seat, Table
 from games.play import rounds
+from games.play.prepared import Prepared
 
 log = logging.getLogger("games.snapshot")
 
@@ -87,18 +88,26 @@ def round_end_frame(game, table):
     }
 
 
+MOVE_FIELDS = ("number", "seat", "actor", "action", "result", "events", "draw_no")  # a history row
+
+
 def recent_moves(round_id, limit=history.LIMIT):
     """The rows `view_for` needs for the round's move history, in one query: the round's
-    last `limit` + 1 moves, oldest first, as dicts {number, seat, actor, action, result,
-    events, draw_no (the draws of the round up to this move)}; [] without a round.
-    Load them once per version: every seat's view is built from the same rows."""
+    last `limit` + 1 moves, oldest first, as dicts of MOVE_FIELDS {number, seat, actor,
+    action, result, events, draw_no (the draws of the round up to this move)}; [] without
+    a round. Load them once per version: every seat's view is built from the same rows."""
     if round_id is None:
         return []
-    draws = Window(Count("pk", filter=Q(action__type="draw")), order_by=F("number").asc())
-    rows = list(Move.objects.filter(round_id=round_id).annotate(draw_no=draws).order_by("-number")
-                .values("number", "seat", "actor", "action", "result", "events", "draw_no")[:limit + 1])
-    rows.reverse()
-    return rows
+    if limit == history.LIMIT:
+        moves = _RECENT_MOVES.fetch(round_id)
+    else:
+        moves = Move.objects.filter(round_id=round_id).only(*MOVE_FIELDS).order_by("-number")[:limit + 1]
+    return [{name: getattr(move, name) for name in MOVE_FIELDS} for move in reversed(moves)]
+
+
+# Read on every version (compiled once per thread, games.play.prepared).
+_RECENT_MOVES = Prepared(lambda round_id: Move.objects.filter(round_id=round_id).only(*MOVE_FIELDS)
+                         .order_by("-number")[:history.LIMIT + 1])
 
 
 def view_for(game, table, seats, seat_index, moves=None):
@@ -158,14 +167,16 @@ def view_for(game, table, seats, seat_index, moves=None):
     return view
 
 
-def version_views(game, table, seats):
-    """Every view of the game's current version, built once from loaded rows (one query:
-    `recent_moves`). Args: `game` (with its round and match), `table`, `seats` (in seat
-    order, with their users). Returns (public view for spectators, {seat index: (user id,
+def version_views(game, table, seats, moves=None):
+    """Every view of the game's current version, built once from loaded rows (one query,
+    `recent_moves`, unless `moves` — its rows for the game's round — are given). Args:
+    `game` (with its round and match), `table`, `seats` (in seat order, with their users).
+    Returns (public view for spectators, {seat index: (user id,
     view)} for each seat a user sits in; a player who left the match watches, like
     `snapshot`, with the public view). Computers' names are in the active language
     (`localize` changes them)."""
-    moves = recent_moves(game.round_id)
+    if moves is None:
+        moves = recent_moves(game.round_id)
     public = view_for(game, table, seats, None, moves)
     own = {seat.index: (seat.user_id, view_for(game, table, seats, seat.index, moves))
            for seat in seats if seat.user_id and not seat.left}

@@ -27,14 +27,14 @@ from functools import cached_property
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 
-from games import snapshot
+from games import history, snapshot
 from games.engine import api
 from games.errors import TableError
 from games.models import Game, Match, Move, Seat, Table
 from games.play import broadcast, rounds
+from games.play.prepared import Prepared
 from leaderboards.recording import record_result
 from okeysite.celery import app as celery_app
 
@@ -83,8 +83,7 @@ class Write:
     @cached_property
     def seats(self):
         """The table's Seats in seat order, with their users and display settings."""
-        return list(Seat.objects.filter(table_id=self.game.table_id)
-                    .select_related("user", "user__player_settings").order_by("index"))
+        return _SEATS.fetch(self.game.table_id)
 
     def seat_of(self, user):
         """The Seat `user` sits in, or None (a spectator, anonymous, or a player who left the
@@ -163,15 +162,23 @@ class Write:
         self._schedule_timer()
 
     def _log(self, played):
+        # The round's recent rows are read once (they number the new moves and count their
+        # draws) and, with the new moves appended, are the rows of this version's views.
         if not played:
             return
-        last = Move.objects.filter(round_id=self.game.round_id).aggregate(n=Max("number"))["n"] or 0
-        Move.objects.bulk_create([
-            Move(round_id=self.game.round_id, number=last + i, seat=p.seat, action=p.action,
-                 result="ok" if p.step.accepted else p.step.code, actor=p.actor, version=self.game.version,
-                 events=p.step.events())
-            for i, p in enumerate(played, start=1)
-        ])
+        round_id = self.game.round_id
+        rows = snapshot.recent_moves(round_id)
+        number, draws = (rows[-1]["number"], rows[-1]["draw_no"]) if rows else (0, 0)
+        moves = []
+        for p in played:
+            number += 1
+            draws += p.action.get("type") == "draw"
+            moves.append(Move(round_id=round_id, number=number, seat=p.seat, action=p.action,
+                              result="ok" if p.step.accepted else p.step.code, actor=p.actor,
+                              version=self.game.version, events=p.step.events(), draw_no=draws))
+        Move.objects.bulk_create(moves)
+        rows += [{name: getattr(move, name) for name in snapshot.MOVE_FIELDS} for move in moves]
+        self._moves = (round_id, rows[-(history.LIMIT + 1):])
 
     def _arm(self, now, round_ended, computer_acted):
         """Set the one deadline for the state just reached (ARCHITECTURE.md invariant 5).
@@ -252,7 +259,9 @@ class Write:
 
     def _broadcast(self, refresh, origin, round_end):
         # Built now, inside the transaction, so the views show exactly what commits.
-        self.views = public, own = snapshot.version_views(self.game, self.table, self.seats)
+        logged = getattr(self, "_moves", None)
+        moves = logged[1] if logged and logged[0] == self.game.round_id else None
+        self.views = public, own = snapshot.version_views(self.game, self.table, self.seats, moves)
         update = _update(self.game.version, refresh, origin, round_end)
         messages = [(self.table.group_name, dict(update, view=public, seated=[uid for uid, _v in own.values()]))]
         messages += [(seat_group(self.table.pk, uid), dict(update, type="table.view", view=view, seat=index))
@@ -281,16 +290,22 @@ def _for_write():
     return Game.objects.select_related("table", "match", "round").select_for_update(no_key=True, of=("self",))
 
 
+# Read on every version: compiled once per thread (games.play.prepared).
+_LOCK_BY_TABLE = Prepared(lambda table_id: _for_write().filter(table_id=table_id))
+_LOCK_BY_GAME = Prepared(lambda game_id: _for_write().filter(pk=game_id))
+_SEATS = Prepared(lambda table_id: Seat.objects.filter(table_id=table_id)
+                  .select_related("user", "user__player_settings").order_by("index"))
+
+
 @contextmanager
 def locked(table_id):
     """`with locked(table_id) as write:` one transaction holding the game row of table
     `table_id` locked; yields its `Write`. An exception inside rolls everything back.
     Raises TableError("not_found")."""
     with transaction.atomic():
-        try:
-            game = _for_write().get(table_id=table_id)
-        except Game.DoesNotExist:
-            raise TableError("not_found") from None
+        game = _LOCK_BY_TABLE.get(table_id)
+        if game is None:
+            raise TableError("not_found")
         yield Write(game)
 
 
@@ -301,7 +316,7 @@ def locked_timer(game_id, version, kind):
     when the game is gone, the version moved on or the deadline is of another kind (a
     late or duplicate task does nothing)."""
     with transaction.atomic():
-        game = _for_write().filter(pk=game_id).first()
+        game = _LOCK_BY_GAME.get(game_id)
         if game is None or game.version != version or game.deadline_kind != kind:
             yield None
         else:

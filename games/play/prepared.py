@@ -1,0 +1,78 @@
+"""Querysets of a fixed shape compiled once per thread: the reads every game version makes.
+
+Django compiles a queryset's SQL anew each time it runs. For the game row locked with its
+table, match and round (some sixty columns) that costs about 2 ms of CPU, several times
+what PostgreSQL spends answering it, and it is paid on every move, computer step and timer
+(bench/commit_cost.py). `Prepared` compiles the queryset once in each thread (a
+compiler holds its thread's connection) and afterwards only runs the SQL with the new
+parameters, building the model instances the way Django's `ModelIterable` does: the same
+columns, converters and `select_related` objects.
+
+Only for querysets whose parameters are exactly the call's arguments, in order (ids:
+`filter(pk=...)`), without slicing or annotations; anything else raises ValueError when
+first compiled, so a shape that would not fit is found by the tests, not in production.
+"""
+import threading
+
+from django.db import connections
+from django.db.models.query import get_related_populators
+
+
+class Prepared:
+    """`Prepared(build)`: `build(*args)` returns the QuerySet for `args` (ints); `fetch(*args)`
+    returns its model instances (list), `get(*args)` the one instance or None."""
+
+    def __init__(self, build):
+        self.build = build
+        self._local = threading.local()
+
+    def _compiled(self, args):
+        compiled = getattr(self._local, "compiled", None)
+        if compiled is not None and compiled[0] is connections[compiled[1]]:
+            return compiled
+        queryset = self.build(*args)
+        compiler = queryset.query.get_compiler(using=queryset.db)
+        sql, params = compiler.as_sql()
+        if list(params) != list(args):
+            raise ValueError(f"{queryset.model.__name__}: the parameters {params!r} are not the arguments {args!r}")
+        klass_info, select = compiler.klass_info, compiler.select
+        if compiler.annotation_col_map or queryset._known_related_objects:
+            raise ValueError(f"{queryset.model.__name__}: annotations and known related objects are not supported")
+        fields = klass_info["select_fields"]
+        start, end = fields[0], fields[-1] + 1
+        compiled = (
+            connections[queryset.db], queryset.db, sql, compiler, klass_info["model"],
+            [f[0].target.attname for f in select[start:end]], (start, end),
+            get_related_populators(klass_info, select, queryset.db),
+            compiler.get_converters([s[0] for s in select[0:compiler.col_count]]),
+        )
+        self._local.compiled = compiled
+        return compiled
+
+    def fetch(self, *args):
+        """The instances the queryset `build(*args)` would return (list), read with the SQL
+        compiled for this thread. Raises what the database raises."""
+        if not all(type(a) is int for a in args):
+            return list(self.build(*args))  # the compiled SQL is for ids only: Django checks the rest
+        connection, alias, sql, compiler, model, init_list, (start, end), populators, converters = (
+            self._compiled(args))
+        with connection.cursor() as cursor:
+            cursor.execute(sql, args)
+            rows = cursor.fetchall()
+        if converters:
+            rows = compiler.apply_converters(rows, converters)
+        out = []
+        for row in rows:
+            obj = model.from_db(alias, init_list, row[start:end])
+            for populator in populators:
+                populator.populate(row, obj)
+            out.append(obj)
+        return out
+
+    def get(self, *args):
+        """The one instance of `build(*args)`, or None when there is none. Raises
+        ValueError when there are several (the shape must select one row)."""
+        found = self.fetch(*args)
+        if len(found) > 1:
+            raise ValueError(f"{len(found)} rows where one was expected")
+        return found[0] if found else None

@@ -7,6 +7,7 @@ on the table group, so rack contents never pass through a table-wide group
 (ARCHITECTURE.md invariant 3) and a socket forwards the view it receives. `sync` and a new
 connection read a fresh snapshot with `games.snapshot`.
 """
+import json
 import time
 from collections import OrderedDict
 
@@ -24,7 +25,7 @@ from games.errors import TableError, error_message
 from games.models import Seat
 from games.play import presence, seeding, spectators, turns
 from games.play.commit import seat_group
-from games.snapshot import localize, snapshot
+from games.snapshot import localize, snapshot, snapshot_frame
 from games.sockets import CAP_CLOSE_CODE, DirectDispatch, HeartbeatMixin, client_address, dumps, scope_language
 
 MAX_REMEMBERED_IDS = 256
@@ -195,6 +196,17 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, HeartbeatMixin, AsyncWeb
         self.seat = seat
         self.sent_version = max(self.sent_version, version)
         await self.send_frame({"type": "snapshot", "version": version, "view": localize(view, self.language)})
+
+    async def send_view_text(self, version, text, language, seat):
+        """Send a view the writer serialised (`snapshot.view_text`, its computers named in
+        `language`) as this socket's snapshot: as it is when that is the socket's language,
+        else decoded and named again (`send_view`)."""
+        if language != self.language:
+            await self.send_view(version, json.loads(text), seat)
+            return
+        self.seat = seat
+        self.sent_version = max(self.sent_version, version)
+        await self.send(text_data=snapshot_frame(version, text))
 
     async def send_error(self, code, frame_id=None):
         with translation.override(self.language):
@@ -376,7 +388,8 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, HeartbeatMixin, AsyncWeb
 
     async def table_update(self, event):
         """Table group message from `games.play.commit`: {version, refresh, origin?,
-        round_end?, view (the public view), seated (user ids that get their own view on
+        round_end?, text (the public view, serialised by `snapshot.view_text`), lang (the
+        language its computers are named in), seated (user ids that get their own view on
         their seat group instead)}."""
         if getattr(self.user, "pk", None) in event.get("seated", ()):
             return
@@ -384,7 +397,7 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, HeartbeatMixin, AsyncWeb
 
     async def table_view(self, event):
         """Seat group message from `games.play.commit`: {version, refresh, origin?,
-        round_end?, view (this user's seat's view), seat}."""
+        round_end?, text (this user's seat's view, serialised), lang, seat}."""
         await self._forward(event, event["seat"])
 
     async def _forward(self, event, seat):
@@ -392,8 +405,8 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, HeartbeatMixin, AsyncWeb
         # socket already sent that snapshot.
         own = event.get("origin") == self.channel_name
         if event["version"] > self.sent_version or (event.get("refresh") and not own):
-            if "view" in event:
-                await self.send_view(event["version"], event["view"], seat)
+            if "text" in event:
+                await self.send_view_text(event["version"], event["text"], event.get("lang"), seat)
             else:
                 await self.send_snapshot()
         if event.get("round_end"):

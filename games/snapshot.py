@@ -6,9 +6,11 @@ the commit path builds every seat's view of a new version once with `version_vie
 from the rows it already holds (ARCHITECTURE.md invariant 3). A view's only
 language-dependent text is a computer's name: `localize()` puts it in a socket's language.
 """
+import json
 import logging
 from contextlib import nullcontext
 
+from django.conf import settings
 from django.db.models import Count, Q
 from django.utils import translation
 from django.utils.translation import gettext
@@ -193,6 +195,27 @@ def localize(view, language):
         named = [dict(p, name=computer_label(i, p["computer"])) if p.get("computer") else p
                  for i, p in enumerate(players)]
     return dict(view, players=named)
+
+
+def view_text(view, language):
+    """`view` (dict) as compact JSON text with its computers named in `language` (a
+    LANGUAGES code): serialised once where the version is committed, so a socket of that
+    language forwards the text as it is (`snapshot_frame`)."""
+    return json.dumps(localize(view, language), separators=(",", ":"))
+
+
+def snapshot_frame(version, text):
+    """The `snapshot` frame (PROTOCOL.md) of `version` (int) around a view already
+    serialised by `view_text` (str): the same text `json.dumps` of the whole frame gives."""
+    return f'{{"type":"snapshot","version":{int(version)},"view":{text}}}'
+
+
+def seat_language(seat):
+    """The language the writer names the computers in for `seat`'s user (a LANGUAGES
+    code): the one saved in their settings, which the site also puts in their language
+    cookie, else the site's default."""
+    chosen = getattr(getattr(seat.user, "player_settings", None), "language", "") if seat.user_id else ""
+    return chosen or settings.LANGUAGE_CODE
 
 
 def snapshot(table_id, user, language=None):

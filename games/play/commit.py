@@ -263,9 +263,16 @@ class Write:
         moves = logged[1] if logged and logged[0] == self.game.round_id else None
         self.views = public, own = snapshot.version_views(self.game, self.table, self.seats, moves)
         update = _update(self.game.version, refresh, origin, round_end)
-        messages = [(self.table.group_name, dict(update, view=public, seated=[uid for uid, _v in own.values()]))]
-        messages += [(seat_group(self.table.pk, uid), dict(update, type="table.view", view=view, seat=index))
-                     for index, (uid, view) in own.items()]
+        # Each view travels serialised, its computers named in the language its sockets most
+        # likely use: a socket of that language forwards the text without decoding it.
+        default = settings.LANGUAGE_CODE
+        messages = [(self.table.group_name, dict(update, text=snapshot.view_text(public, default), lang=default,
+                                                 seated=[uid for uid, _v in own.values()]))]
+        for index, (uid, view) in own.items():
+            lang = snapshot.seat_language(self.seats[index])
+            text = snapshot.view_text(view, lang)
+            messages.append((seat_group(self.table.pk, uid), dict(update, type="table.view", text=text, lang=lang,
+                                                                  seat=index)))
         _on_commit_send(messages)
 
     def _after_commit(self, refresh, origin, round_end, match_finished):

@@ -3,7 +3,10 @@
 The commit path sends the timer tasks by name (`games.play.commit.TIMER_TASKS`). Each
 carries the game version it was armed for and does nothing when the version has moved
 on (ARCHITECTURE.md invariant 5), so duplicates and late deliveries are harmless —
-hence `acks_late` with `reject_on_worker_lost`.
+hence `acks_late` with `reject_on_worker_lost` for a broker that redelivers. On Redis
+the worker takes each message off the queue as it reads it (no acknowledgement
+emulation, okeysite/settings.py): a timer lost with its worker is the sweeper's to send
+again.
 """
 from celery import shared_task
 

@@ -206,8 +206,14 @@ else:
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 # Bounded socket waits: a Redis that stops answering (rather than refusing) fails a publish or
 # the worker's connection within seconds instead of hanging it on the OS's TCP timeout.
+# No acknowledgement emulation: kombu's Redis transport otherwise books every delivered
+# message in an "unacked" hash and sorted set and removes it again on the ack (two Redis
+# transactions per task, the worker's main cost per computer step). What it would protect
+# is restored by nothing sooner than the visibility timeout anyway: a timer lost with a
+# worker is sent again by the sweeper (games.play.turns.sweep), and a task run twice does
+# nothing the second time (ARCHITECTURE.md invariant 5).
 CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.1} if EMBEDDED else {
-    "visibility_timeout": 3600, "socket_connect_timeout": 3, "socket_timeout": 10}
+    "ack_emulation": False, "socket_connect_timeout": 3, "socket_timeout": 10}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 # Tasks are idempotent by (game, version), so redelivery after a lost worker is safe.

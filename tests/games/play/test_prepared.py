@@ -1,0 +1,84 @@
+"""The writer's per-version reads compiled once per thread (`games.play.prepared`) return
+what the ORM returns: the same rows, fields, related objects and deferred fields, on the
+second call as on the first, and a shape they cannot serve is refused when first compiled."""
+import threading
+
+import pytest
+from django.db import transaction
+
+from games.models import Game, Move, Seat
+from games.play import commit
+from games.play.prepared import Prepared
+from games.snapshot import MOVE_FIELDS, recent_moves
+from tests.games.play.helpers import game_of, online_table, play_out
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SEATS = Prepared(lambda table_id: Seat.objects.filter(table_id=table_id)
+                 .select_related("user", "user__player_settings").order_by("index"))
+
+
+def test_the_locked_game_is_the_one_the_orm_reads_with_its_table_match_and_round(alice, bob):
+    table = online_table(alice, bob)
+    expected = game_of(table)
+    for _ in range(2):  # compiled on the first call, reused on the second
+        with transaction.atomic():
+            game = commit._LOCK_BY_TABLE.get(table.pk)
+        assert (game.pk, game.version, game.position, game.deadline) == (
+            expected.pk, expected.version, expected.position, expected.deadline)
+        assert game.table.options == expected.table.options and game.table.status == expected.table.status
+        assert game.match.totals == expected.match.totals
+        assert game.round.initial_position == expected.round.initial_position
+        assert game.round.started == expected.round.started
+
+
+def test_seats_come_in_order_with_their_users_and_none_for_an_unknown_table(alice, bob):
+    table = online_table(alice, bob)
+    orm = list(Seat.objects.filter(table=table).order_by("index"))
+    for _ in range(2):
+        seats = SEATS.fetch(table.pk)
+        assert [(s.index, s.user_id, s.bot_level) for s in seats] == [(s.index, s.user_id, s.bot_level) for s in orm]
+        assert seats[0].user.username == alice.username
+    assert SEATS.fetch(table.pk + 1000) == []
+    with transaction.atomic():
+        assert commit._LOCK_BY_TABLE.get(table.pk + 1000) is None
+
+
+def test_each_thread_compiles_its_own_and_reads_the_same(alice, bob):
+    table = online_table(alice, bob)
+    found = []
+
+    def read():
+        try:
+            found.append([s.index for s in SEATS.fetch(table.pk)])
+        finally:
+            from django.db import connection
+            connection.close()
+
+    threads = [threading.Thread(target=read) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert found == [[0, 1, 2, 3]] * 3
+
+
+def test_recent_moves_hold_the_draw_count_of_the_round(alice, bob):
+    table = online_table(alice, bob)
+    # timeouts log a draw and a discard in one commit, computers one move per commit
+    game = play_out(table, until=lambda g: Move.objects.filter(round_id=g.round_id).count() >= 40)
+    rows = list(Move.objects.filter(round_id=game.round_id).order_by("number").values(*MOVE_FIELDS))
+    assert len(rows) >= 40 and recent_moves(game.round_id) == rows[-31:]
+    assert all(row["draw_no"] == sum(r["action"].get("type") == "draw" for r in rows[:i + 1])
+               for i, row in enumerate(rows))
+
+
+def test_an_argument_that_is_not_an_id_falls_back_to_the_orm(alice, bob):
+    table = online_table(alice, bob)
+    assert [s.index for s in SEATS.fetch(str(table.pk))] == [0, 1, 2, 3]
+
+
+def test_a_shape_whose_parameters_are_not_the_arguments_is_refused():
+    shape = Prepared(lambda game_id: Game.objects.filter(pk=game_id, version__gte=3))
+    with pytest.raises(ValueError):
+        shape.fetch(1)

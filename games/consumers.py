@@ -407,6 +407,8 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, HeartbeatMixin, AsyncWeb
         if event["version"] > self.sent_version or (event.get("refresh") and not own):
             if "text" in event:
                 await self.send_view_text(event["version"], event["text"], event.get("lang"), seat)
+            elif "view" in event:  # from a writer of the previous release, while a deploy rolls
+                await self.send_view(event["version"], event["view"], seat)
             else:
                 await self.send_snapshot()
         if event.get("round_end"):

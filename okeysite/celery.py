@@ -35,12 +35,15 @@ class BrokerAMQP(AMQP):
 
 @signals.task_prerun.connect
 @signals.task_postrun.connect
-def close_old_connections(**_kwargs):
+def close_old_connections(sender=None, **_kwargs):
     """Around each task, drop the database connections that are too old (CONN_MAX_AGE)
     or broken, and keep the rest, as Django does around each request: with
-    CELERY_DB_REUSE_MAX set, Celery itself no longer closes them all every task."""
+    CELERY_DB_REUSE_MAX set, Celery itself no longer closes them all every task. Not for
+    a task applied eagerly, which runs inside its caller's transaction."""
     from django.db import close_old_connections as close_old
 
+    if getattr(getattr(sender, "request", None), "is_eager", False):
+        return
     close_old()
 
 

@@ -4,23 +4,24 @@ from django.db import migrations, models
 
 
 def count_draws(apps, schema_editor):
-    """Fill draw_no of the moves logged before it was stored: the draws of the round up
-    to and including each move."""
+    """Fill draw_no of the moves of the rounds the games are on (the only ones a move
+    history shows): the draws of the round up to and including each move. Earlier rounds
+    keep 0; nothing reads their draw counts (records and replays replay the log)."""
+    Game = apps.get_model("games", "Game")
     Move = apps.get_model("games", "Move")
-    batch, round_id, draws = [], None, 0
-    for move in Move.objects.order_by("round_id", "number").only("id", "round_id", "action").iterator():
-        if move.round_id != round_id:
-            round_id, draws = move.round_id, 0
-        draws += (move.action or {}).get("type") == "draw"
-        move.draw_no = draws
-        batch.append(move)
-        if len(batch) >= 1000:
-            Move.objects.bulk_update(batch, ["draw_no"])
-            batch = []
-    Move.objects.bulk_update(batch, ["draw_no"])
+    for round_id in Game.objects.exclude(round_id=None).values_list("round_id", flat=True):
+        moves = list(Move.objects.filter(round_id=round_id).order_by("number").only("id", "action"))
+        draws = 0
+        for move in moves:
+            draws += (move.action or {}).get("type") == "draw"
+            move.draw_no = draws
+        Move.objects.bulk_update(moves, ["draw_no"], batch_size=500)
 
 
 class Migration(migrations.Migration):
+    # Not one transaction: the new column is added at once, then each round is filled in
+    # its own statements, so the move table is not locked for the whole fill.
+    atomic = False
 
     dependencies = [
         ('games', '0011_table_removed_players'),
@@ -31,5 +32,6 @@ class Migration(migrations.Migration):
             model_name='move',
             name='draw_no',
             field=models.PositiveIntegerField(default=0),
-        ),        migrations.RunPython(count_draws, migrations.RunPython.noop),
+        ),
+        migrations.RunPython(count_draws, migrations.RunPython.noop),
     ]

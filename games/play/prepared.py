@@ -16,6 +16,7 @@ import threading
 
 from django.db import connections
 from django.db.models.query import get_related_populators
+from django.db.transaction import TransactionManagementError
 
 
 class Prepared:
@@ -56,6 +57,9 @@ class Prepared:
             return list(self.build(*args))  # the compiled SQL is for ids only: Django checks the rest
         connection, alias, sql, compiler, model, init_list, (start, end), populators, converters = (
             self._compiled(args))
+        if compiler.query.select_for_update and not connection.in_atomic_block:
+            # Django checks this when it compiles; the compiled SQL is run without that check
+            raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
         with connection.cursor() as cursor:
             cursor.execute(sql, args)
             rows = cursor.fetchall()

@@ -248,7 +248,7 @@ CELERY_BEAT_SCHEDULE = {
 
 # --- game timing knobs (seconds) -----------------------------------------------
 OKEY_BOT_DELAY = env_float("OKEY_BOT_DELAY", 1.0)  # before a computer starts a turn
-OKEY_BOT_STEP_DELAY = env_float("OKEY_BOT_STEP_DELAY", 0.4)  # between actions inside a turn
+OKEY_BOT_STEP_DELAY = env_float("OKEY_BOT_STEP_DELAY", 0.4)  # before a computer takes over a seat mid-turn
 OKEY_NEXT_ROUND_DELAY = env_float("OKEY_NEXT_ROUND_DELAY", 8.0)
 # a player whose last socket closes in their own turn: the computer plays it this much later (at most their clock)
 OKEY_DISCONNECT_GRACE = env_float("OKEY_DISCONNECT_GRACE", 5.0)

@@ -188,9 +188,10 @@ class Write:
         round just over: the next round's deal after OKEY_NEXT_ROUND_DELAY. A new turn:
         a computer-played seat moves after OKEY_BOT_DELAY (three times that on autoplay,
         so the player can come back), a human gets the table's move time (D-16). Within a
-        turn the deadline stays while it fits who plays the seat to move; after a
-        computer's action (or when a computer takes the seat over) the computer's next
-        action comes OKEY_BOT_STEP_DELAY later, except for a player whose last socket
+        turn the deadline stays while it fits who plays the seat to move; when a computer
+        takes the seat over within the turn (a suspended player, a seat put on autoplay)
+        it plays OKEY_BOT_STEP_DELAY later (a computer plays its whole turn in one
+        commit, `turns.run_bot_turn`), except for a player whose last socket
         just closed in their own turn: the computer plays it after OKEY_DISCONNECT_GRACE
         (never later than the player's clock), so the others do not wait out the move
         time. A human taking the seat back before the computer acted in the turn keeps

@@ -61,13 +61,6 @@ def choose(position, seat, level, seed):
     return fallback(position, seat)
 
 
-def play_action(game, seat, level, n, actor):
-    """One computer action for `seat` (a Seat) in the stored `game`'s position, the
-    decision seeded by `bot_seed(round seed, game.version, n)`. Returns a `Played`."""
-    action, step = choose(game.position, seat.index, level, bot_seed(game.round.server_seed, game.version, n))
-    return Played(seat.index, action, actor, step)
-
-
 def play_turn(game, seat, level, actor):
     """The rest of `seat`'s turn played by the computer (a timeout, RULES.md §6).
 

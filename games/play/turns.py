@@ -103,12 +103,15 @@ def expire_turn(game_id, version):
 
 
 def run_bot_turn(game_id, version):
-    """A computer (or a human seat on autoplay) plays one action (Celery `bot_turn`).
+    """A computer (or a human seat on autoplay) plays the rest of its turn (Celery `bot_turn`).
 
+    The whole turn — a draw or a take, the table actions, the discard — is decided at once
+    (`computer.play_turn`) and committed as one version whose move history lists each
+    action: one task and one broadcast per computer turn instead of one per action. The
+    human-like pause stays a timer: OKEY_BOT_DELAY before the turn (`Write._arm`).
     Does nothing (returns False) if the version moved on or the deadline is not a
     computer's; if the seat is no longer computer-played (its player came back) the
-    human's move deadline is armed instead. The commit arms the next action (a short
-    delay inside a turn, OKEY_BOT_DELAY before a new turn). Returns True when it played.
+    human's move deadline is armed instead. Returns True when it played.
     """
     with commit.locked_timer(game_id, version, Game.Deadline.BOT) as write:
         if write is None:
@@ -118,8 +121,10 @@ def run_bot_turn(game_id, version):
             write.commit()
             return False
         actor = Move.Actor.COMPUTER if seat.is_computer else Move.Actor.TIMEOUT
-        played = computer.play_action(write.game, seat, seat.bot_level or write.table.bot_level, seat.index, actor)
-        write.commit(played.step.position, [played])
+        position, played = computer.play_turn(write.game, seat, seat.bot_level or write.table.bot_level, actor)
+        if not played:
+            return False
+        write.commit(position, played)
         return True
 
 

@@ -102,7 +102,7 @@ def test_a_timeout_that_fires_early_sends_its_timer_again(alice, published):
     assert_armed(published, game_of(table), "move")
 
 
-def test_a_computer_action_arms_its_next_action(alice, published, settings):
+def test_a_computer_turn_arms_the_next_computers_turn(alice, published, settings):
     table = solo_table(alice)
     game = game_of(table)
     tile = game.position["seats"][0]["rack"][0]
@@ -111,7 +111,7 @@ def test_a_computer_action_arms_its_next_action(alice, published, settings):
     assert tasks.bot_turn(computer.pk, computer.version) is True
     after = game_of(table)
     assert_armed(published, after, "bot")
-    assert after.position["turn"] == 1 and seconds_left(after) <= settings.OKEY_BOT_STEP_DELAY
+    assert after.position["turn"] == 2 and seconds_left(after) <= settings.OKEY_BOT_DELAY
 
 
 def test_a_computer_timer_for_a_seat_its_player_took_back_arms_their_move_time(alice, published):

@@ -72,7 +72,8 @@ def test_the_grace_never_outlasts_the_players_clock(alice, bob, published, setti
     assert after.deadline == clock
 
 
-def test_a_player_back_after_the_computer_acted_gets_a_full_move_time(alice, bob, published):
+def test_after_the_grace_the_computer_plays_the_whole_turn_and_the_player_is_back_for_the_next(alice, bob,
+                                                                                               published):
     table = tables.create_table(alice, "okey51", {"rounds": 1}, mode="online", move_time=120)
     tables.join_table(bob, table.pk)
     tables.start_match(alice, table.pk)
@@ -80,13 +81,16 @@ def test_a_player_back_after_the_computer_acted_gets_a_full_move_time(alice, bob
     # alice (seat 0, 15 tiles) and the computer at seat 1 play; bob's turn starts with a draw
     play_out(table, until=lambda g: g.position["turn"] == 2)
     presence.set_connected(bob, table.pk, False)
-    assert run_timer(game_of(table)) is True  # the computer drew for bob
-    drew = game_of(table)
-    assert drew.position["turn"] == 2 and drew.position["phase"] == "play"
+    assert run_timer(game_of(table)) is True  # the grace is over: the computer plays bob's turn
+    played = game_of(table)
+    assert played.position["turn"] == 3
+    moves = list(Move.objects.filter(round_id=played.round_id, version=played.version))
+    assert {(m.seat, m.actor) for m in moves} == {(2, "timeout")} and moves[-1].action["type"] == "discard"
     presence.set_connected(bob, table.pk, True)
     back = game_of(table)
-    assert_armed(published, back, "move")
-    assert 119 <= seconds_left(back) <= 120
+    assert Seat.objects.get(table=table, index=2).autoplay is False
+    assert back.position["turn"] == 3 and back.deadline_kind == "bot"
+    assert_armed(published, back, "bot")
 
 
 def test_a_disconnect_in_another_seats_turn_or_of_a_second_tab_moves_no_clock(alice, bob, published):

@@ -119,7 +119,7 @@ def test_on_timeout_the_computer_plays_the_turn_and_two_in_a_row_mean_autoplay(a
     assert (seat.consecutive_timeouts, seat.autoplay) == (2, True)
 
 
-def test_a_computer_turn_task_plays_one_action(alice):
+def test_a_computer_turn_task_plays_the_whole_turn_in_one_version(alice):
     table = tables.create_table(alice, "okey51", {}, mode="solo")
     game = game_of(table)
     tile = game.position["seats"][0]["rack"][0]
@@ -128,10 +128,10 @@ def test_a_computer_turn_task_plays_one_action(alice):
     assert game.deadline_kind == "bot"
     assert tasks.bot_turn(game.pk, game.version) is True
     after = game_of(table)
-    assert after.version == game.version + 1
-    last = Move.objects.filter(round=game.round).last()
-    assert (last.seat, last.actor, last.result) == (1, "computer", "ok")
-    assert last.action["type"] in ("draw", "take_discard")
+    assert after.version == game.version + 1 and after.position["turn"] == 2
+    moves = list(Move.objects.filter(round=game.round, version=after.version))
+    assert len(moves) >= 2 and {(m.seat, m.actor, m.result) for m in moves} == {(1, "computer", "ok")}
+    assert moves[0].action["type"] in ("draw", "take_discard") and moves[-1].action["type"] == "discard"
 
 
 def test_a_player_acting_again_leaves_autoplay(alice):

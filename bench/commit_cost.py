@@ -1,5 +1,5 @@
 """What one game version costs the process that commits it: CPU and wall time per human
-action (`turns.submit_action`) and per computer step (`turns.run_bot_turn`), on the real
+action (`turns.submit_action`) and per computer turn (`turns.run_bot_turn`), on the real
 database and channel layer, with no load beside it, and where that time goes (cProfile).
 
     .venv/bin/python -m bench.commit_cost --versions 2000
@@ -11,7 +11,7 @@ end; SQLite in a temporary directory without DATABASE_URL) and, with REDIS_URL, 
 empty Redis database the way `bench.live_tables` does (the timers' Celery messages and the
 broadcasts go there; flushed at the end). Online okey51 tables with two humans and two
 computers are played closed-loop in this one process: a human's move is the normal bot's
-choice on its view, sent through `submit_action`; a computer's step is the task body
+choice on its view, sent through `submit_action`; a computer's turn is the task body
 `run_bot_turn`, called directly (no worker, no broker round trip). Prints per kind the
 p50 / p99 / mean of CPU time and wall time (ms), versions per CPU second, and with
 --profile the functions with the largest cumulative time.
@@ -26,6 +26,7 @@ import statistics
 import sys
 import tempfile
 import time
+from functools import partial
 
 from bench.live.stack import ROOT
 
@@ -77,7 +78,7 @@ def _play(versions: int, profiler: cProfile.Profile | None) -> dict[str, list[tu
 
     users = [get_user_model().objects.get_or_create(username=f"cost{i}", email=f"cost{i}@example.com")[0]
              for i in range(2)]
-    samples: dict[str, list[tuple[float, float]]] = {"human action": [], "computer step": []}
+    samples: dict[str, list[tuple[float, float]]] = {"human action": [], "computer turn": []}
     done = 0
     while done < versions:
         table = tables.create_table(users[0], "okey51", {"rounds": 1}, mode="online", move_time=60)
@@ -95,9 +96,9 @@ def _play(versions: int, profiler: cProfile.Profile | None) -> dict[str, list[tu
             turn = game.position["turn"]
             if turn in seats and game.deadline_kind == Game.Deadline.MOVE:
                 action = choose_action(api.view(game.position, turn), "normal", f"{table.pk}:{n}")
-                kind, call = "human action", lambda: turns.submit_action(seats[turn], table.pk, action, game.version)
+                kind, call = "human action", partial(turns.submit_action, seats[turn], table.pk, action, game.version)
             elif game.deadline_kind == Game.Deadline.BOT:
-                kind, call = "computer step", lambda: turns.run_bot_turn(game.pk, game.version)
+                kind, call = "computer turn", partial(turns.run_bot_turn, game.pk, game.version)
             else:
                 break
             cpu, wall = time.process_time(), time.perf_counter()

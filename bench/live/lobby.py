@@ -6,8 +6,9 @@ form). For each change it records how long after the POST was sent every lobby s
 received a frame showing it, and the database work the server did for it.
 
 A lobby frame "shows" the change when it is the current ``{"type": "tables", "tables":
-[...]}`` list and the table is in it (create), has 2 seats taken (join) or is gone from it
-(start). A frame without a ``tables`` list (a later protocol, e.g. diffs) counts as soon
+[...]}`` list and the table is in it (create), has 2 seats taken (join) or is listed as
+playing or gone from it (start: the lobby lists running public matches to watch). A frame
+without a ``tables`` list (a later protocol, e.g. diffs) counts as soon
 as it arrives after the POST.
 
 Database work (PostgreSQL only): the delta of this database's ``pg_stat_database``
@@ -60,7 +61,7 @@ def _shows(kind: str, table_id: int):
             return entry is not None
         if kind == "join":
             return entry is not None and (entry.get("seats_taken") or 0) >= 2
-        return entry is None
+        return entry is None or entry.get("status") == "playing"
     return check
 
 

@@ -49,6 +49,18 @@ test("the last-action line says the computer played when it did, and names the d
     "The computer drew a tile for you: black 3 · The computer discarded for you: yellow 12");
 });
 
+test("the last-action line tells another seat's whole turn, not only its discard", () => {
+  const moves = [
+    { number: 20, seat: 0, actor: "human", type: "discard", result: "ok", tile: "R11", penalties: [] },
+    { number: 21, seat: 1, actor: "computer", type: "take_discard", result: "ok", tile: "R11",
+      then: { type: "open", melds: [["R9", "R10", "R11"]] }, penalties: [] },
+    { number: 22, seat: 1, actor: "computer", type: "discard", result: "ok", tile: "B13", penalties: [] },
+  ];
+  const text = lastActionText({ ...view, moves });
+  assert.equal(text, `${playerName(view, 1)} took the discard: red 11, red 9, red 10, red 11 · ${playerName(view, 1)} discarded: blue 13`);
+  assert.equal(lastActionText({ ...view, moves: moves.slice(0, 1) }), "You discarded: red 11");
+});
+
 test("a move line carries its public tiles: a take with the melds it placed, a rami play its laid tiles", () => {
   const take = { number: 3, seat: 1, actor: "computer", type: "take_discard", result: "ok", tile: "R5",
     then: { type: "open", melds: [["R3", "R4", "R5"]] }, penalties: [] };

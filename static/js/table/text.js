@@ -1,7 +1,7 @@
 // Words the table shows about players and moves. Pure: a view (PROTOCOL.md) in, a
 // translated string out; the views put them on screen.
 import { _, fmt } from "./i18n.js";
-import { moveLine, tileName } from "./moves.js";
+import { moveLine, summary, tileName } from "./moves.js";
 
 // computer levels as the server names them (games/models.py BOT_LEVEL_CHOICES)
 const LEVELS = () => ({ easy: _("easy"), normal: _("normal"), strong: _("strong") });
@@ -76,8 +76,17 @@ export function penaltyText(view, e) {
 export function lastActionText(view) {
   const moves = (view && view.moves) || [];
   if (moves.length) {
+    const last = moves[moves.length - 1];
+    if (last.seat !== view.seat) {
+      // another seat's turn so far, oldest first: a computer's whole turn (take, melds,
+      // discard) reaches the table as one update, and its discard alone would hide the rest
+      let first = moves.length - 1;
+      while (first > 0 && moves[first - 1].seat === last.seat) first -= 1;
+      const turn = summary(view, moves.slice(first), playerName);
+      if (turn) return turn;
+    }
     // the move history knows who played (a computer for the viewer after a timeout)
-    const line = moveLine(view, moves[moves.length - 1], playerName);
+    const line = moveLine(view, last, playerName);
     if (line) {
       const named = line.tiles.flat().map(tileName).join(", ");
       return named ? `${line.text}: ${named}` : line.text;

@@ -93,18 +93,14 @@ def round_end_frame(game, table):
 MOVE_FIELDS = ("number", "seat", "actor", "action", "result", "events", "draw_no")  # a history row
 
 
-def recent_moves(round_id, limit=history.LIMIT):
+def recent_moves(round_id):
     """The rows `view_for` needs for the round's move history, in one query: the round's
-    last `limit` + 1 moves, oldest first, as dicts of MOVE_FIELDS {number, seat, actor,
-    action, result, events, draw_no (the draws of the round up to this move)}; [] without
-    a round. Load them once per version: every seat's view is built from the same rows."""
+    last `history.LIMIT` + 1 moves, oldest first, as dicts of MOVE_FIELDS {number, seat,
+    actor, action, result, events, draw_no (the draws of the round up to this move)}; []
+    without a round. Load them once per version: every seat's view is built from the same rows."""
     if round_id is None:
         return []
-    if limit == history.LIMIT:
-        moves = _RECENT_MOVES.fetch(round_id)
-    else:
-        moves = Move.objects.filter(round_id=round_id).only(*MOVE_FIELDS).order_by("-number")[:limit + 1]
-    return [{name: getattr(move, name) for name in MOVE_FIELDS} for move in reversed(moves)]
+    return [{name: getattr(move, name) for name in MOVE_FIELDS} for move in reversed(_RECENT_MOVES.fetch(round_id))]
 
 
 # Read on every version (compiled once per thread, games.play.prepared).

@@ -9,8 +9,9 @@ parameters, building the model instances the way Django's `ModelIterable` does: 
 columns, converters and `select_related` objects.
 
 Only for querysets whose parameters are exactly the call's arguments, in order (ids:
-`filter(pk=...)`), without slicing or annotations; anything else raises ValueError when
-first compiled, so a shape that would not fit is found by the tests, not in production.
+`filter(pk=...)`; a slice is fine, it is written into the SQL), without annotations;
+anything else raises ValueError when first compiled, so a shape that would not fit is
+found by the tests, not in production.
 """
 import threading
 

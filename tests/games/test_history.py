@@ -11,7 +11,7 @@ from games import history
 from games.engine import api
 from games.models import Game, Move, Seat
 from games.play import tables
-from games.snapshot import recent_moves, snapshot
+from games.snapshot import MOVE_FIELDS, snapshot
 from tests.games.play.helpers import fixed_deal, play_out
 from tests.games.play.test_penalty_events import OKEY51, okey17, play, scripted_table
 
@@ -77,7 +77,7 @@ def computer_round(user, ruleset):
     fixed_deal(table)
     Seat.objects.filter(table=table, index=0).update(autoplay=True)
     game = play_out(table, until=lambda g: g.position and api.is_over(g.position))
-    rows = recent_moves(game.round_id, limit=100_000)
+    rows = list(Move.objects.filter(round_id=game.round_id).order_by("number").values(*MOVE_FIELDS))
     assert rows and rows[0]["number"] == 1
     return game, rows, game.round.initial_position
 

@@ -14,8 +14,7 @@ from tests.games.play.helpers import game_of, online_table, play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SEATS = Prepared(lambda table_id: Seat.objects.filter(table_id=table_id)
-                 .select_related("user", "user__player_settings").order_by("index"))
+SEATS = commit._SEATS
 
 
 def test_the_locked_game_is_the_one_the_orm_reads_with_its_table_match_and_round(alice, bob):

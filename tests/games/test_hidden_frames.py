@@ -73,8 +73,12 @@ async def test_no_frame_of_a_multi_table_run_shows_a_tile_of_another_seat(
                 assert kind == "bot"
                 assert await database_sync_to_async(tasks.bot_turn)(game_id, version)
             await remember(table)
-    for client in clients:
+    for client, table, _own in sockets.values():
         await client.send({"type": "sync"})
+        # wait for the table's last version (a loaded machine delivers late), then the rest
+        final = (await _state(table))[1]
+        while max((f["version"] for f in client.frames if f["type"] == "snapshot"), default=-1) < final:
+            await client.recv()
         await client.drain()
 
     for name, (client, table, own) in sockets.items():

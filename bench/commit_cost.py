@@ -75,6 +75,7 @@ def _play(versions: int, profiler: cProfile.Profile | None) -> dict[str, list[tu
     from games.engine import api
     from games.models import Game
     from games.play import tables, turns
+    from games.play.commit import timer_args
 
     users = [get_user_model().objects.get_or_create(username=f"cost{i}", email=f"cost{i}@example.com")[0]
              for i in range(2)]
@@ -89,7 +90,7 @@ def _play(versions: int, profiler: cProfile.Profile | None) -> dict[str, list[tu
             game = Game.objects.select_related("table").get(table=table)
             if game.deadline_kind == Game.Deadline.SEED:
                 from games.play import seeding
-                seeding.close_window(game.pk, game.version)
+                seeding.close_window(*timer_args(game))
                 continue
             if game.position is None or api.is_over(game.position) or done >= versions:
                 break
@@ -98,7 +99,7 @@ def _play(versions: int, profiler: cProfile.Profile | None) -> dict[str, list[tu
                 action = choose_action(api.view(game.position, turn), "normal", f"{table.pk}:{n}")
                 kind, call = "human action", partial(turns.submit_action, seats[turn], table.pk, action, game.version)
             elif game.deadline_kind == Game.Deadline.BOT:
-                kind, call = "computer turn", partial(turns.run_bot_turn, game.pk, game.version)
+                kind, call = "computer turn", partial(turns.run_bot_turn, *timer_args(game))
             else:
                 break
             cpu, wall = time.process_time(), time.perf_counter()

@@ -1,8 +1,9 @@
 """Celery tasks: computer turns, move timeouts, next rounds, seeding windows and the sweeper.
 
-The commit path sends the timer tasks by name (`games.play.commit.TIMER_TASKS`). Each
-carries the game version it was armed for and does nothing when the version has moved
-on (ARCHITECTURE.md invariant 5), so duplicates and late deliveries are harmless —
+The commit path sends the timer tasks by name (`games.play.commit.TIMER_TASKS`), one per
+deadline. Each carries the game and the token of the deadline it was armed for
+(`commit.timer_args`) and does nothing when the game's deadline has moved on to another
+one (ARCHITECTURE.md invariant 5), so duplicates and late deliveries are harmless —
 hence `acks_late` with `reject_on_worker_lost` for a broker that redelivers. On Redis
 the worker takes each message off the queue as it reads it (no acknowledgement
 emulation, okeysite/settings.py): a timer lost with its worker is the sweeper's to send
@@ -16,21 +17,22 @@ TIMER_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_resul
 
 
 @shared_task(name="games.tasks.bot_turn", **TIMER_OPTIONS)
-def bot_turn(game_id, version):
-    """A computer plays one action at `game_id` if it is still at `version`. Returns bool."""
-    return turns.run_bot_turn(game_id, version)
+def bot_turn(game_id, token):
+    """A computer plays its turn at `game_id` if its deadline is still the one of `token`
+    (int, `commit.deadline_token`). Returns bool (played)."""
+    return turns.run_bot_turn(game_id, token)
 
 
 @shared_task(name="games.tasks.turn_timeout", **TIMER_OPTIONS)
-def turn_timeout(game_id, version):
+def turn_timeout(game_id, token):
     """The move time of the player to move ran out (RULES.md §6). Returns bool (played)."""
-    return turns.expire_turn(game_id, version)
+    return turns.expire_turn(game_id, token)
 
 
 @shared_task(name="games.tasks.next_round", **TIMER_OPTIONS)
-def next_round(game_id, version):
+def next_round(game_id, token):
     """Deal the next round after the score table pause. Returns bool (dealt)."""
-    return turns.next_round(game_id, version)
+    return turns.next_round(game_id, token)
 
 
 @shared_task(name="games.tasks.quick_start", **TIMER_OPTIONS)
@@ -48,9 +50,9 @@ def rematch_start(table_id):
 
 
 @shared_task(name="games.tasks.seeding_timeout", **TIMER_OPTIONS)
-def seeding_timeout(game_id, version):
+def seeding_timeout(game_id, token):
     """The seeding window before a deal passed: deal with the seeds that arrived. Returns bool (dealt)."""
-    return seeding.close_window(game_id, version)
+    return seeding.close_window(game_id, token)
 
 
 @shared_task(name="games.tasks.sweep", ignore_result=True)

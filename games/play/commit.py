@@ -6,11 +6,13 @@ checks the version (SQLite ignores row locks, the version check does not). Insid
 `Write.commit()` is the only code in the project that bumps `Game.version`, appends
 `Move`s (each with the penalty events of its engine step), arms or clears the deadline,
 finishes a round whose position is over, and schedules with `transaction.on_commit` the
-broadcast, the timer task of the new version and, when a match ends, its recording.
+broadcast, the timer task of a new deadline and, when a match ends, its recording.
 
-Every version bump sends the timer again, for the new version, even when the deadline
-itself stays: a timer armed for an older version does nothing when it fires, so a bump
-without a new timer would leave the clock to the sweeper.
+A timer task is armed for one deadline (`timer_args`: the game and the deadline's
+token) and does nothing when it fires after the game's deadline moved on to another
+one. A version that keeps its deadline (a draw inside a turn, a seat's player coming
+back, a seed arriving) sends no timer: the one already on its way plays the turn when
+the deadline comes, on the position of that moment.
 
 Each version's views are built once, here, inside the transaction, from the position
 and rows the writer holds (`snapshot.version_views`): every seated user's view goes to
@@ -22,7 +24,7 @@ import json
 import logging
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from functools import cached_property
 
 from django.conf import settings
@@ -49,6 +51,21 @@ TIMER_TASKS = {  # sent by name: the writer never imports games.tasks
 }
 
 
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def deadline_token(deadline):
+    """The token a timer task carries for `deadline` (aware datetime): whole microseconds
+    since the epoch (int), exact, so a stored deadline read back compares equal."""
+    return (deadline - EPOCH) // timedelta(microseconds=1)
+
+
+def timer_args(game):
+    """The arguments of the timer task for `game`'s stored deadline: [game id, deadline
+    token] (`deadline_token`; None when the game has no deadline)."""
+    return [game.pk, deadline_token(game.deadline) if game.deadline is not None else None]
+
+
 def seat_group(table_id, user_id):
     """Channels group of one user's sockets at one table (str): their seat's view only."""
     return f"table-{table_id}-user-{user_id}"
@@ -73,6 +90,7 @@ class Write:
         self.game = game
         self._round_before = game.round_id
         self._turn_before = game.position["turn"] if game.position else None
+        self._timer_sent = (game.deadline_kind, game.deadline)  # the deadline whose timer is on its way
         self.views = None  # (public view, {seat index: (user id, view)}) of the last broadcast
 
     @cached_property
@@ -158,8 +176,8 @@ class Write:
         self._set_deadline(Game.Deadline.NONE, None, turn=None)
 
     def resend_timer(self):
-        """Send the stored deadline's timer again for the same version (it fired early)."""
-        self._schedule_timer()
+        """Send the stored deadline's timer again (it fired early)."""
+        self._schedule_timer(again=True)
 
     def _log(self, played):
         # The round's recent rows are read once (they number the new moves and count their
@@ -284,12 +302,16 @@ class Write:
             transaction.on_commit(lambda: _record(match_id))
             self.lobby_changed()  # the lobby lists running matches to watch: this one is over
 
-    def _schedule_timer(self):
+    def _schedule_timer(self, again=False):
+        # Only a new deadline needs a timer: the one sent for the deadline that stays fires
+        # on time and plays the position it finds then.
         game = self.game
-        if not game.deadline_kind or game.deadline is None:
+        armed = (game.deadline_kind, game.deadline)
+        if not game.deadline_kind or game.deadline is None or (armed == self._timer_sent and not again):
             return
-        kind, game_id, version, deadline = game.deadline_kind, game.pk, game.version, game.deadline
-        transaction.on_commit(lambda: send_timer(kind, game_id, version, deadline))
+        self._timer_sent = armed
+        kind, args, deadline = game.deadline_kind, timer_args(game), game.deadline
+        transaction.on_commit(lambda: send_timer(kind, args, deadline))
 
 
 def _for_write():
@@ -318,28 +340,29 @@ def locked(table_id):
 
 
 @contextmanager
-def locked_timer(game_id, version, kind):
-    """`with locked_timer(game_id, version, kind) as write:` the game row locked for a
-    timer task armed at `version` for a `kind` deadline (a `Game.Deadline`); yields None
-    when the game is gone, the version moved on or the deadline is of another kind (a
-    late or duplicate task does nothing)."""
+def locked_timer(game_id, token, kind):
+    """`with locked_timer(game_id, token, kind) as write:` the game row locked for a
+    timer task armed for the `kind` deadline (a `Game.Deadline`) whose `deadline_token` is
+    `token` (int); yields None when the game is gone or its deadline moved on to another
+    one (a late or duplicate task does nothing, ARCHITECTURE.md invariant 5)."""
     with transaction.atomic():
         game = _LOCK_BY_GAME.get(game_id)
-        if game is None or game.version != version or game.deadline_kind != kind:
+        if game is None or game.deadline_kind != kind or timer_args(game)[1] != token:
             yield None
         else:
             yield Write(game)
 
 
-def send_timer(kind, game_id, version, deadline):
-    """Send the Celery task of a `kind` deadline (a `Game.Deadline`) for `game_id` at
-    `version`, due at `deadline` (aware datetime; countdown in seconds from now, at least
-    0). A broker failure is logged: the sweeper re-arms what could not be sent."""
+def send_timer(kind, args, deadline):
+    """Send the Celery task of a `kind` deadline (a `Game.Deadline`) with `args`
+    (`timer_args` of the game), due at `deadline` (aware datetime; countdown in seconds
+    from now, at least 0). A broker failure is logged: the sweeper re-arms what could not
+    be sent."""
     countdown = max(0.0, (deadline - timezone.now()).total_seconds())
     try:
-        celery_app.send_task(TIMER_TASKS[kind], args=(game_id, version), countdown=countdown)
+        celery_app.send_task(TIMER_TASKS[kind], args=args, countdown=countdown)
     except Exception:  # noqa: BLE001 - a lost timer is the sweeper's to re-arm, never the move's to undo
-        log.exception("could not schedule %s for game %s", kind, game_id)
+        log.exception("could not schedule %s for game %s", kind, args[0])
 
 
 def lobby_changed():

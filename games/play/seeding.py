@@ -93,12 +93,12 @@ def submit_seed(user, table_id, number, seed):
         return SeedOutcome(True, canonical, dealt=True)
 
 
-def close_window(game_id, version):
-    """The seeding window armed at `version` passed (Celery `seeding_timeout`): deal the
+def close_window(game_id, token):
+    """The seeding window whose deadline token is `token` passed (Celery `seeding_timeout`): deal the
     round with the seeds that arrived ("" for the others). Does nothing (returns False)
-    when the game moved on or the deadline is not a window's; sends the timer again when
+    when the deadline moved on from that one or is not a window's; sends the timer again when
     it fired early. Returns True when it dealt."""
-    with commit.locked_timer(game_id, version, Game.Deadline.SEED) as write:
+    with commit.locked_timer(game_id, token, Game.Deadline.SEED) as write:
         if write is None:
             return False
         game = write.game

@@ -1,8 +1,9 @@
 """Turns on the commit path: a player's action, a move time running out, a computer's
 action, the next round's deal, and the sweeper that re-arms lost timers.
 
-Timer functions take the game id and the version their timer was armed for and do
-nothing (return False) when the game has moved on (ARCHITECTURE.md invariant 5).
+Timer functions take the game id and the token of the deadline their timer was armed
+for (`commit.timer_args`) and do nothing (return False) when the game's deadline has
+moved on to another one (ARCHITECTURE.md invariant 5).
 """
 import logging
 from dataclasses import dataclass, field
@@ -42,7 +43,7 @@ def submit_action(user, table_id, action, expected_version):
     the game's version (`stale_version`), then the engine (`api.step`). A refusal changes
     nothing, except a refusal whose penalty stays (okey17 playable or joker discard,
     RULES.md §4): that position is stored, the version bumped, the refused move logged
-    with its penalty, and the turn's clock keeps running with a timer for the new version.
+    with its penalty, and the turn's clock keeps running (its timer stays armed).
     An accepted action takes the seat back from autoplay.
     Returns Outcome(ok, version, code, round_end, view: the seat's view of the new version,
     the one its user's sockets are sent). Raises TableError("not_found").
@@ -75,14 +76,14 @@ def submit_action(user, table_id, action, expected_version):
         return Outcome(step.accepted, game.version, step.code, round_end, write.view_of(seat.index))
 
 
-def expire_turn(game_id, version):
+def expire_turn(game_id, token):
     """A human's move time ran out (Celery `turn_timeout`): the computer plays that turn.
 
-    Does nothing (returns False) if the version moved on or the deadline is not a move
-    deadline; sends the timer again if it fired early. Two timeouts in a row put the seat
+    Does nothing (returns False) if the deadline moved on from the one of `token` or is
+    not a move deadline; sends the timer again if it fired early. Two timeouts in a row put the seat
     on autoplay (RULES.md §6). Returns True when it played.
     """
-    with commit.locked_timer(game_id, version, Game.Deadline.MOVE) as write:
+    with commit.locked_timer(game_id, token, Game.Deadline.MOVE) as write:
         if write is None:
             return False
         game = write.game
@@ -102,18 +103,18 @@ def expire_turn(game_id, version):
         return True
 
 
-def run_bot_turn(game_id, version):
+def run_bot_turn(game_id, token):
     """A computer (or a human seat on autoplay) plays the rest of its turn (Celery `bot_turn`).
 
     The whole turn — a draw or a take, the table actions, the discard — is decided at once
     (`computer.play_turn`) and committed as one version whose move history lists each
     action: one task and one broadcast per computer turn instead of one per action. The
     human-like pause stays a timer: OKEY_BOT_DELAY before the turn (`Write._arm`).
-    Does nothing (returns False) if the version moved on or the deadline is not a
-    computer's; if the seat is no longer computer-played (its player came back) the
+    Does nothing (returns False) if the deadline moved on from the one of `token` or is
+    not a computer's; if the seat is no longer computer-played (its player came back) the
     human's move deadline is armed instead. Returns True when it played.
     """
-    with commit.locked_timer(game_id, version, Game.Deadline.BOT) as write:
+    with commit.locked_timer(game_id, token, Game.Deadline.BOT) as write:
         if write is None:
             return False
         seat = write.seats[write.game.position["turn"]]
@@ -128,12 +129,12 @@ def run_bot_turn(game_id, version):
         return True
 
 
-def next_round(game_id, version):
+def next_round(game_id, token):
     """Begin the next round of the match (Celery `next_round`, OKEY_NEXT_ROUND_DELAY after
     the last one ended; the first seat rotates, RULES.md §1): committed, then dealt at once
     or after its seeding window (`seeding.begin_round`). Does nothing (returns False) if
-    the version moved on or the table no longer plays. Returns True when it began it."""
-    with commit.locked_timer(game_id, version, Game.Deadline.NEXT_ROUND) as write:
+    the deadline moved on from the one of `token` or the table no longer plays. Returns True when it began it."""
+    with commit.locked_timer(game_id, token, Game.Deadline.NEXT_ROUND) as write:
         if write is None or write.table.status != Table.Status.PLAYING:
             return False
         seeding.begin_round(write, write.game.round.index + 1)
@@ -159,7 +160,7 @@ def sweep(startup=False):
     if not startup:
         games = games.filter(deadline__lt=now - OVERDUE)
     timers = 0
-    for game_id, kind, version, deadline in games.values_list("pk", "deadline_kind", "version", "deadline"):
-        commit.send_timer(kind, game_id, version, deadline)
+    for game in games.only("pk", "deadline_kind", "deadline"):
+        commit.send_timer(game.deadline_kind, commit.timer_args(game), game.deadline)
         timers += 1
     return {"timers": timers, "recorded": record_pending(), "connections": presence.expire_connections()}

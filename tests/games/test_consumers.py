@@ -9,6 +9,7 @@ from channels.testing import WebsocketCommunicator
 from games import tasks
 from games.models import Game, Move
 from games.play import tables
+from games.play.commit import timer_args
 from okeysite.routing import build_application
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -131,7 +132,7 @@ async def test_each_players_frames_never_contain_the_others_tiles(alice, bob, se
         game = await database_sync_to_async(Game.objects.get)(table=table)
         if game.deadline_kind != "bot":
             break
-        await database_sync_to_async(tasks.bot_turn)(game.pk, game.version)
+        await database_sync_to_async(tasks.bot_turn)(*timer_args(game))
         await remember()
     await a.send({"type": "sync"})
     await b.send({"type": "sync"})
@@ -301,8 +302,9 @@ async def test_players_get_the_round_end_score_table(alice, bob, session_cookie)
             game = Game.objects.select_related("round").get(table=table)
             if game.deadline_kind not in task_for:
                 return game
-            Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-            assert task_for[game.deadline_kind](game.pk, game.version)
+            game.deadline = timezone.now() - timedelta(seconds=1)
+            Game.objects.filter(pk=game.pk).update(deadline=game.deadline)
+            assert task_for[game.deadline_kind](*timer_args(game))
         raise AssertionError("the round did not end")
 
     game = await computers_play_the_round()

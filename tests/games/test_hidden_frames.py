@@ -13,6 +13,7 @@ from games import tasks
 from games.engine import api
 from games.models import Game
 from games.play import computer
+from games.play.commit import timer_args
 from tests.games.test_consumers import Client, two_player_table
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -24,7 +25,7 @@ STEPS = 24  # changes per table
 @database_sync_to_async
 def _state(table):
     game = Game.objects.get(table=table)
-    return game.pk, game.version, game.position, game.deadline_kind
+    return game, game.version, game.position, game.deadline_kind
 
 
 def _tiles(value):
@@ -59,7 +60,7 @@ async def test_no_frame_of_a_multi_table_run_shows_a_tile_of_another_seat(
     players = {(first.pk, 0): "alice", (first.pk, 2): "bob", (second.pk, 0): "carol", (second.pk, 2): "dave"}
     for n in range(STEPS):
         for table in (first, second):
-            game_id, version, position, kind = await _state(table)
+            game, version, position, kind = await _state(table)
             if api.is_over(position):
                 continue
             turn = position["turn"]
@@ -71,7 +72,7 @@ async def test_no_frame_of_a_multi_table_run_shows_a_tile_of_another_seat(
                 assert (await client.recv_type("ack", limit=200))["version"] == version + 1
             else:
                 assert kind == "bot"
-                assert await database_sync_to_async(tasks.bot_turn)(game_id, version)
+                assert await database_sync_to_async(tasks.bot_turn)(*timer_args(game))
             await remember(table)
     for client, table, _own in sockets.values():
         await client.send({"type": "sync"})

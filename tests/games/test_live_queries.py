@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from games import tasks
 from games.models import Game
 from games.play import tables, turns
-from games.play.commit import lobby_frame
+from games.play.commit import lobby_frame, timer_args
 from games.snapshot import open_tables
 from tests.games.play.helpers import game_of, online_table
 
@@ -42,7 +42,7 @@ def test_a_computer_step_takes_a_bounded_number_of_queries(alice):
     game = Game.objects.get(table=table)
     assert game.deadline_kind == Game.Deadline.BOT
     with CaptureQueriesContext(connection) as queries:
-        assert tasks.bot_turn(game.pk, game.version)
+        assert tasks.bot_turn(*timer_args(game))
     assert len(queries) <= MAX_ACTION_QUERIES, [q["sql"][:120] for q in queries]
 
 

@@ -20,6 +20,7 @@ from channels.db import database_sync_to_async
 from games import tasks
 from games.engine import api
 from games.models import Game, Move
+from games.play.commit import timer_args
 from tests.games.test_consumers import Client, connected_pair
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -76,7 +77,7 @@ def run_computers(table):
         game = Game.objects.get(table=table)
         if game.deadline_kind not in TIMERS:
             return moved
-        assert TIMERS[game.deadline_kind](game.pk, game.version)
+        assert TIMERS[game.deadline_kind](*timer_args(game))
         moved = True
     return moved
 

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from games.models import Game, Match, Seat
 from games.play import tables
+from games.play.commit import timer_args
 from leaderboards import ratings, record_result
 from leaderboards.models import Rating, RatingChange, SoloRecord, VoidedMatch
 from leaderboards.recording import recompute, void_match
@@ -191,7 +192,7 @@ def test_a_finished_online_match_is_rated_after_its_commit(alice, bob):
         from games import tasks
 
         task = {"move": tasks.turn_timeout, "bot": tasks.bot_turn, "next_round": tasks.next_round}[game.deadline_kind]
-        task(game.pk, game.version)
+        task(*timer_args(game))
     match = Match.objects.get(table=table)
     assert match.finished is not None
     changes = RatingChange.objects.filter(match=match)

@@ -8,7 +8,7 @@ from games import tasks
 from games.engine import api, fairdeal
 from games.models import Game, Round
 from games.play import tables
-from games.play.commit import TIMER_TASKS
+from games.play.commit import TIMER_TASKS, timer_args
 
 TASKS = {"move": tasks.turn_timeout, "bot": tasks.bot_turn, "next_round": tasks.next_round,
          "seed": tasks.seeding_timeout}
@@ -55,7 +55,7 @@ def solo_table(user, seed="fixed", **kwargs):
 
 def run_timer(game):
     """Run the task the game's deadline is armed for, as the worker would. Returns its result."""
-    return TASKS[game.deadline_kind](game.pk, game.version)
+    return TASKS[game.deadline_kind](*timer_args(game))
 
 
 def play_out(table, until=lambda game: False, max_steps=3000):
@@ -76,15 +76,15 @@ def timers_of(published, game):
 
 
 def assert_armed(published, game, kind):
-    """`game` (read now) has a `kind` deadline and its timer went to the broker for the
-    game's current version, due at that deadline."""
+    """`game` (read now) has a `kind` deadline and exactly one timer went to the broker
+    for that deadline (a version that keeps the deadline sends none), due at it."""
     assert game.deadline_kind == kind and game.deadline is not None
-    sent = [t for t in timers_of(published, game) if t["args"] == [game.pk, game.version]]
+    sent = [t for t in timers_of(published, game) if t["args"] == timer_args(game)]
     assert [t["task"] for t in sent] == [TIMER_TASKS[kind]], sent
     assert abs((sent[0]["eta"] - game.deadline).total_seconds()) < 1.0
 
 
-def assert_cleared(published, game):
-    """`game` (read now) has no deadline and no timer was sent for its current version."""
+def assert_cleared(game):
+    """`game` (read now) has no deadline, so no timer can act on it (each is armed for a
+    deadline, `commit.timer_args`)."""
     assert (game.deadline, game.deadline_kind) == (None, "")
-    assert not [t for t in timers_of(published, game) if t["args"] == [game.pk, game.version]]

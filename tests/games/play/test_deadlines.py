@@ -1,7 +1,8 @@
 """Every path that changes a game arms its next deadline (or clears it) and sends that
-deadline's timer to the real broker for the game's new version (ARCHITECTURE.md
-invariant 5). A timer armed for an older version does nothing, so a version bump
-without a new timer would leave the clock to the sweeper."""
+deadline's timer to the real broker, once per deadline (ARCHITECTURE.md invariant 5): a
+version that keeps the deadline sends none, since the timer already on its way plays
+the position it finds when the deadline comes; a timer armed for an earlier deadline
+does nothing."""
 from datetime import timedelta
 
 import pytest
@@ -11,6 +12,7 @@ from accounts.moderation import sanction
 from games import tasks
 from games.models import Game, Move, Seat
 from games.play import presence, tables, turns
+from games.play.commit import timer_args
 from tests.games.play.helpers import (
     assert_armed,
     assert_cleared,
@@ -54,7 +56,7 @@ def test_an_accepted_action_arms_the_next_seat(alice, published, settings):
     assert seconds_left(after) <= settings.OKEY_BOT_DELAY
 
 
-def test_an_action_inside_a_turn_keeps_the_turns_clock_with_a_timer_for_the_new_version(alice, bob, published):
+def test_an_action_inside_a_turn_keeps_the_turns_clock_and_its_one_timer(alice, bob, published):
     table = tables.create_table(alice, "okey51", {"rounds": 1}, mode="online", move_time=30)
     tables.join_table(bob, table.pk, seat_index=1)
     tables.start_match(alice, table.pk)
@@ -69,28 +71,31 @@ def test_an_action_inside_a_turn_keeps_the_turns_clock_with_a_timer_for_the_new_
     assert_armed(published, drawn, "move")
 
 
-def test_a_refused_okey17_discard_whose_penalty_stays_rearms_the_move_timer(alice, bob, published):
+def test_a_refused_okey17_discard_whose_penalty_stays_keeps_the_move_timer(alice, bob, published):
     table, game = scripted_table(alice, bob, okey17(["B8", "K2"]))
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() + timedelta(seconds=20),
                                            deadline_kind=Game.Deadline.MOVE)
     before = game_of(table)
+    published.clear()
     outcome = turns.submit_action(alice, table.pk, {"type": "discard", "tile": "B8"}, before.version)
     assert (outcome.ok, outcome.code, outcome.version) == (False, "playable_discard", before.version + 1)
     after = game_of(table)
     assert after.deadline == before.deadline  # the turn's clock runs on
     assert after.position["seats"][0]["penalty"] == 100
-    assert_armed(published, after, "move")
-    # when the time runs out, the timer of the new version plays the turn; the old one is void
+    assert timer_args(after) == timer_args(before)  # the timer armed for that deadline still counts
+    assert [t["task"] for t in published if t["task"] == "games.tasks.turn_timeout"] == []
+    # when the time runs out (the deadline moved here), its timer plays the turn; one armed
+    # for the deadline before does nothing
     after = overdue(after)
-    assert tasks.turn_timeout(after.pk, before.version) is False
-    assert tasks.turn_timeout(after.pk, after.version) is True
+    assert tasks.turn_timeout(*timer_args(before)) is False
+    assert tasks.turn_timeout(*timer_args(after)) is True
     assert Move.objects.filter(round_id=game.round_id, actor=Move.Actor.TIMEOUT).exists()
 
 
 def test_a_timeout_plays_the_turn_and_arms_the_next_seat(alice, published):
     table = solo_table(alice)
     game = overdue(game_of(table))
-    assert tasks.turn_timeout(game.pk, game.version) is True
+    assert tasks.turn_timeout(*timer_args(game)) is True
     assert_armed(published, game_of(table), "bot")
 
 
@@ -98,7 +103,7 @@ def test_a_timeout_that_fires_early_sends_its_timer_again(alice, published):
     table = solo_table(alice)
     game = game_of(table)
     published.clear()
-    assert tasks.turn_timeout(game.pk, game.version) is False
+    assert tasks.turn_timeout(*timer_args(game)) is False
     assert_armed(published, game_of(table), "move")
 
 
@@ -108,7 +113,7 @@ def test_a_computer_turn_arms_the_next_computers_turn(alice, published, settings
     tile = game.position["seats"][0]["rack"][0]
     turns.submit_action(alice, table.pk, {"type": "discard", "tile": tile}, game.version)
     computer = game_of(table)
-    assert tasks.bot_turn(computer.pk, computer.version) is True
+    assert tasks.bot_turn(*timer_args(computer)) is True
     after = game_of(table)
     assert_armed(published, after, "bot")
     assert after.position["turn"] == 2 and seconds_left(after) <= settings.OKEY_BOT_DELAY
@@ -120,7 +125,7 @@ def test_a_computer_timer_for_a_seat_its_player_took_back_arms_their_move_time(a
     game = play_out(table, until=lambda g: g.deadline_kind == "bot" and g.position["turn"] == 0
                     and g.position["phase"] == "draw")
     Seat.objects.filter(table=table, index=0).update(autoplay=False)
-    assert tasks.bot_turn(game.pk, game.version) is False
+    assert tasks.bot_turn(*timer_args(game)) is False
     after = game_of(table)
     assert after.version == game.version + 1
     assert_armed(published, after, "move")
@@ -132,18 +137,18 @@ def test_the_end_of_a_round_arms_the_next_deal_and_the_deal_arms_the_first_seat(
     game = play_out(table, until=lambda g: g.deadline_kind == "next_round")
     assert_armed(published, game, "next_round")
     assert seconds_left(game) <= settings.OKEY_NEXT_ROUND_DELAY
-    assert tasks.next_round(game.pk, game.version) is True
+    assert tasks.next_round(*timer_args(game)) is True
     dealt = game_of(table)
     assert dealt.round.index == 1 and dealt.position["turn"] == 1
     assert_armed(published, dealt, "bot")
 
 
-def test_the_end_of_the_match_clears_the_deadline(alice, published):
+def test_the_end_of_the_match_clears_the_deadline(alice):
     table = solo_table(alice, options={"rounds": 1})
     Seat.objects.filter(table=table, index=0).update(autoplay=True)
     game = play_out(table)
     assert game.match.finished is not None
-    assert_cleared(published, game)
+    assert_cleared(game)
 
 
 def test_a_player_coming_back_during_the_computers_move_gets_a_full_move_time(alice, published):
@@ -180,7 +185,7 @@ def test_a_suspended_player_to_move_is_played_by_the_computer_at_once(alice, bob
     assert seconds_left(after) <= settings.OKEY_BOT_STEP_DELAY
 
 
-def test_a_suspended_player_not_to_move_leaves_the_clock_with_a_timer_for_the_new_version(alice, bob, staff,
+def test_a_suspended_player_not_to_move_leaves_the_clock_and_its_timer(alice, bob, staff,
                                                                                           published):
     table = online_table(alice, bob)
     game = game_of(table)
@@ -191,11 +196,11 @@ def test_a_suspended_player_not_to_move_leaves_the_clock_with_a_timer_for_the_ne
     assert_armed(published, after, "move")
 
 
-def test_closing_a_table_clears_the_deadline(alice, bob, published):
+def test_closing_a_table_clears_the_deadline(alice, bob):
     table = online_table(alice, bob)
     game = game_of(table)
     assert tables.close_table(table.pk, "stuck table") is True
     after = game_of(table)
     assert after.version == game.version + 1
-    assert_cleared(published, after)
-    assert tasks.turn_timeout(game.pk, game.version) is False  # the timer sent before is void
+    assert_cleared(after)
+    assert tasks.turn_timeout(*timer_args(game)) is False  # the timer sent before is void

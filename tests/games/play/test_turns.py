@@ -15,6 +15,7 @@ from games import tasks
 from games.engine import api, fairdeal
 from games.models import Game, Match, Move, Round, Seat, Table
 from games.play import tables, turns
+from games.play.commit import timer_args
 from tests.games.play.helpers import game_of, online_table, play_out, solo_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -82,12 +83,13 @@ def test_actions_before_the_match_or_at_a_closed_table_are_refused(alice, bob):
 def test_a_late_timeout_does_nothing(alice):
     table = tables.create_table(alice, "okey51", {}, mode="solo")
     game = game_of(table)
-    armed_version = game.version
+    armed = timer_args(game)  # the move deadline of seat 0's turn
     tile = game.position["seats"][0]["rack"][0]
-    assert turns.submit_action(alice, table.pk, {"type": "discard", "tile": tile}, armed_version).ok
+    assert turns.submit_action(alice, table.pk, {"type": "discard", "tile": tile}, game.version).ok
     after_move = game_of(table)
-    assert tasks.turn_timeout(game.pk, armed_version) is False
-    assert tasks.bot_turn(game.pk, armed_version) is False
+    assert after_move.deadline_kind == "bot"
+    assert tasks.turn_timeout(*armed) is False
+    assert tasks.bot_turn(*armed) is False
     again = game_of(table)
     assert (again.version, again.position) == (after_move.version, after_move.position)
     assert Move.objects.filter(round=game.round).count() == 1
@@ -96,7 +98,7 @@ def test_a_late_timeout_does_nothing(alice):
 def test_a_timeout_before_the_deadline_does_not_play(alice):
     table = tables.create_table(alice, "okey51", {}, mode="solo")
     game = game_of(table)
-    assert tasks.turn_timeout(game.pk, game.version) is False
+    assert tasks.turn_timeout(*timer_args(game)) is False
     assert game_of(table).version == game.version
 
 
@@ -104,7 +106,8 @@ def test_on_timeout_the_computer_plays_the_turn_and_two_in_a_row_mean_autoplay(a
     table = solo_table(alice)
     game = game_of(table)
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    assert tasks.turn_timeout(game.pk, game.version) is True
+    game.refresh_from_db()
+    assert tasks.turn_timeout(*timer_args(game)) is True
     game.refresh_from_db()
     assert game.position["turn"] == 1
     moves = list(Move.objects.filter(round=game.round))
@@ -114,7 +117,8 @@ def test_on_timeout_the_computer_plays_the_turn_and_two_in_a_row_mean_autoplay(a
     # the computers play around to seat 0 again; its second timeout puts it on autoplay
     game = play_out(table, until=lambda g: g.deadline_kind == "move")
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    assert tasks.turn_timeout(game.pk, game.version) is True
+    game.refresh_from_db()
+    assert tasks.turn_timeout(*timer_args(game)) is True
     seat.refresh_from_db()
     assert (seat.consecutive_timeouts, seat.autoplay) == (2, True)
 
@@ -126,7 +130,7 @@ def test_a_computer_turn_task_plays_the_whole_turn_in_one_version(alice):
     turns.submit_action(alice, table.pk, {"type": "discard", "tile": tile}, game.version)
     game.refresh_from_db()
     assert game.deadline_kind == "bot"
-    assert tasks.bot_turn(game.pk, game.version) is True
+    assert tasks.bot_turn(*timer_args(game)) is True
     after = game_of(table)
     assert after.version == game.version + 1 and after.position["turn"] == 2
     moves = list(Move.objects.filter(round=game.round, version=after.version))
@@ -173,13 +177,14 @@ def test_a_whole_match_is_played_stored_and_replays_from_the_log(alice):
     assert game.deadline is None and game.deadline_kind == ""
 
 
-def test_next_round_waits_for_its_version(alice):
+def test_next_round_waits_for_its_deadline(alice):
     table = tables.create_table(alice, "okey51", {"rounds": 3}, mode="solo")
     Seat.objects.filter(table=table, index=0).update(autoplay=True)
     game = play_out(table, until=lambda g: g.deadline_kind == "next_round")
     assert game.round.is_over and game.round.index == 0
-    assert tasks.next_round(game.pk, game.version - 1) is False
-    assert tasks.next_round(game.pk, game.version) is True
+    game_id, token = timer_args(game)
+    assert tasks.next_round(game_id, token - 1) is False  # a timer armed for another deadline
+    assert tasks.next_round(*timer_args(game)) is True
     game.refresh_from_db()
     assert game.round.index == 1 and game.position["turn"] == 1
 
@@ -191,7 +196,7 @@ def test_sweep_rearms_only_overdue_deadlines(alice, published):
     published.clear()
     assert turns.sweep()["timers"] == 1
     game = game_of(table)
-    assert [(t["task"], t["args"]) for t in published] == [("games.tasks.turn_timeout", [game.pk, game.version])]
+    assert [(t["task"], t["args"]) for t in published] == [("games.tasks.turn_timeout", timer_args(game))]
     assert turns.sweep(startup=True)["timers"] == 1
 
 

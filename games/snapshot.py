@@ -11,7 +11,7 @@ import logging
 from contextlib import nullcontext
 
 from django.conf import settings
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 from django.utils import translation
 from django.utils.translation import gettext
 
@@ -19,7 +19,7 @@ from accounts.player_settings import display_name
 from games import history
 from games.engine import api
 from games.errors import TableError
-from games.models import BOT_LEVEL_CHOICES, Game, Move, Seat, Table
+from games.models import BOT_LEVEL_CHOICES, Game, Move, Seat, Table, ruleset_name
 from games.play import rounds
 from games.play.prepared import Prepared
 
@@ -244,30 +244,47 @@ def open_tables():
     {id, ruleset, ruleset_name, options, creator (display name), move_time (seconds),
     assisted, seats_taken, players, status ("open" | "playing"), spectators, quick} and,
     for a running table, round (1-based number of the round being played, or None) and
-    seats [{name, computer (bool)}] in seat order."""
+    seats [{name, computer (bool)}] in seat order.
+
+    Built on every lobby change, so from plain rows in three queries whatever the number
+    of tables: never a game's position or a round's deal (large JSON the list never shows),
+    no model instances."""
     public = (Table.objects.filter(private=False, mode=Table.Mode.ONLINE)
-              .select_related("creator", "creator__player_settings")
-              .annotate(taken=Count("seats", filter=Q(seats__user__isnull=False))))
+              .annotate(taken=Count("seats", filter=Q(seats__user__isnull=False)),
+                        chosen=F("creator__player_settings__display_name"))
+              .values(*_LOBBY_TABLE, "taken", "chosen", "creator__username"))
     # a rematch seats only the humans it invited: not offered to the lobby
     waiting = list(public.filter(status=Table.Status.OPEN, rematch_deadline__isnull=True)[:100])
-    running = list(public.filter(status=Table.Status.PLAYING).select_related("game__round")[:50])
+    running = list(public.filter(status=Table.Status.PLAYING).annotate(round_index=F("game__round__index"))[:50])
     seats = {}
-    for seat in (Seat.objects.filter(table__in=running).select_related("user", "user__player_settings")
-                 .order_by("table_id", "index")):
-        seats.setdefault(seat.table_id, []).append(seat)
-    out = []
-    for table in waiting + running:
-        item = {
-            "id": table.pk, "ruleset": table.ruleset, "ruleset_name": table.ruleset_name, "options": table.options,
-            "creator": display_name(table.creator), "move_time": table.move_time, "assisted": table.assisted,
-            "seats_taken": table.taken, "players": table.players, "status": table.status,
-            "spectators": table.spectators, "quick": table.quick,
-        }
-        if table.status == Table.Status.PLAYING:
-            game = getattr(table, "game", None)
-            item["round"] = game.round.number if game is not None and game.round is not None else None
-            mine = seats.get(table.pk, [])
-            item["seats"] = [{"name": info["name"], "computer": bool(info["computer"]) or bool(seat.left)}
-                             for seat, info in zip(mine, players_info(table, mine))]
+    for row in (Seat.objects.filter(table__in=[t["id"] for t in running]).order_by("table_id", "index")
+                .values("table_id", "index", "user_id", "bot_level", "left", "user__username",
+                        "user__player_settings__display_name")):
+        seats.setdefault(row["table_id"], []).append(row)
+    out, labels = [], {}
+    for row in waiting + running:
+        item = {name: row[name] for name in _LOBBY_TABLE}
+        item.update(ruleset_name=ruleset_name(row["ruleset"]), creator=row["chosen"] or row["creator__username"],
+                    seats_taken=row["taken"])
+        if row["status"] == Table.Status.PLAYING:
+            item["round"] = row["round_index"] + 1 if row["round_index"] is not None else None  # Round.number
+            item["seats"] = [_lobby_seat(seat, labels) for seat in seats.get(row["id"], [])]
         out.append(item)
     return out
+
+
+_LOBBY_TABLE = ("id", "ruleset", "options", "move_time", "assisted", "players", "status", "spectators", "quick")
+
+
+def _lobby_seat(row, labels):
+    # A running table's seat as the lobby shows it (`players_info`'s name): a player who
+    # left counts as a computer, since one plays the seat for good. `labels` keeps the
+    # computers' names of this list (the same few for every table).
+    if row["user_id"]:
+        name = row["user__player_settings__display_name"] or row["user__username"]
+    elif row["bot_level"]:
+        key = (row["index"], row["bot_level"])
+        name = labels[key] if key in labels else labels.setdefault(key, computer_label(*key))
+    else:
+        name = None
+    return {"name": name, "computer": bool(row["bot_level"] and not row["user_id"]) or bool(row["left"])}

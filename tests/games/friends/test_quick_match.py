@@ -86,4 +86,8 @@ def test_the_lobby_lists_running_public_matches_to_watch(alice, bob, carol):
     item = running[0]
     assert item["round"] == 1 and item["spectators"] == 2
     assert [s["computer"] for s in item["seats"]] == [False, True, False, True]
-    assert [s["name"] for s in item["seats"]][0::2] == ["alice", "bob"]
+    assert [s["name"] for s in item["seats"]] == ["alice", "Computer 2 · normal", "bob", "Computer 4 · normal"]
+    # a player who left the match: a computer plays the seat for good, the lobby says so
+    quickmatch.tables.leave_match(bob, public.pk)
+    item = next(t for t in open_tables() if t["id"] == public.pk)
+    assert [s["computer"] for s in item["seats"]] == [False, True, True, True]

@@ -20,7 +20,7 @@ from django.utils import translation
 from accounts.moderation import KICK_CLOSE_CODE, active_suspension, suspension_message, user_group
 from accounts.session_sockets import SessionSocketMixin
 from games import frames, invites
-from games.chat import service as chat
+from games.chat.socket import ChatFrames
 from games.errors import TableError, error_message
 from games.models import Seat
 from games.play import presence, seeding, spectators, turns
@@ -61,7 +61,7 @@ def _seat_index(table_id, user):
     return Seat.objects.filter(table_id=table_id, user=user, left=False).values_list("index", flat=True).first()
 
 
-class TableConsumer(DirectDispatch, SessionSocketMixin, HeartbeatMixin, AsyncWebsocketConsumer):
+class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMixin, AsyncWebsocketConsumer):
     """`/ws/table/<id>/`: one player's (or spectator's) live connection to a table.
 
     Client frames: `action` {id, version, action}, `sync`, `resume` (take the seat back
@@ -142,8 +142,7 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, HeartbeatMixin, AsyncWeb
             self.watching = True
             await database_sync_to_async(spectators.recount)(self.table_id)
         await self.send_snapshot()
-        lines = await database_sync_to_async(chat.history)(self.table_id)
-        await self.send_frame({"type": "chat_history", "lines": lines})
+        await self.send_chat_history()
         self.admitted = True
 
     async def disconnect(self, code):
@@ -321,38 +320,6 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, HeartbeatMixin, AsyncWeb
         if outcome.code == "stale_version" or outcome.version > self.sent_version:
             await self.send_snapshot()
 
-    async def receive_chat(self, frame):
-        """`chat` {text}: `games.chat.service.post`; the line comes back to every socket through the group.
-        A text with a control character or a lone surrogate is refused `bad_text`; an
-        anonymous spectator cannot chat (`not_seated`)."""
-        if self.user is None:
-            await self.send_error("not_seated")
-            return
-        if frames.bad_text(frame.get("text")):
-            await self.send_error("bad_text")
-            return
-        try:
-            await database_sync_to_async(chat.post)(self.user, self.table_id, frame.get("text"))
-        except chat.ChatError as exc:
-            await self.send_chat_error(exc)
-
-    async def receive_report(self, frame):
-        """`report` {user?, reason?}: `games.chat.service.report`; answered with `reported`.
-        A user or reason with a control character or a lone surrogate is refused `bad_text`;
-        an anonymous spectator cannot report (`not_seated`)."""
-        if self.user is None:
-            await self.send_error("not_seated")
-            return
-        if frames.bad_text(frame.get("user")) or frames.bad_text(frame.get("reason")):
-            await self.send_error("bad_text")
-            return
-        try:
-            await database_sync_to_async(chat.report)(self.user, self.table_id, frame.get("user"), frame.get("reason"))
-        except chat.ChatError as exc:
-            await self.send_chat_error(exc)
-            return
-        await self.send_frame({"type": "reported"})
-
     async def receive_seed(self, frame):
         """`seed` {round, seed, id?}: this seat's client seed for the round's seeding window
         (`games.play.seeding.submit_seed`); answered `seeded` {round, seed (canonical)} or
@@ -374,10 +341,6 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, HeartbeatMixin, AsyncWeb
         if frame_id is not None:
             answer["id"] = frame_id
         await self.send_frame(answer)
-
-    async def send_chat_error(self, exc):
-        with translation.override(self.language):
-            await self.send_frame({"type": "error", "code": exc.code, "message": exc.message()})
 
     def _remember(self, frame_id, answer):
         self.answers[frame_id] = answer
@@ -418,14 +381,6 @@ class TableConsumer(DirectDispatch, SessionSocketMixin, HeartbeatMixin, AsyncWeb
         """Group message from `games.play.seeding`: a round's commitment before its deal."""
         if event.get("seeding"):
             await self.send_frame(dict(event["seeding"], type="seeding"))
-
-    async def chat_message(self, event):
-        """Group message from `games.chat.service`: one public chat line."""
-        await self.send_frame(dict(event["line"], type="chat"))
-
-    async def chat_removed(self, event):
-        """Group message from `games.chat.service.remove`: an admin removed line `id`."""
-        await self.send_frame({"type": "chat_removed", "id": event["id"]})
 
     async def user_kick(self, event):
         """Group message from `accounts.moderation`: the user was suspended or banned."""

@@ -252,7 +252,7 @@ def open_tables():
     public = (Table.objects.filter(private=False, mode=Table.Mode.ONLINE)
               .annotate(taken=Count("seats", filter=Q(seats__user__isnull=False)),
                         chosen=F("creator__player_settings__display_name"))
-              .values(*_LOBBY_TABLE, "taken", "chosen", "creator__username"))
+              .values(*_LOBBY_TABLE, "taken", "chosen", "creator__username").order_by("-created", "-id"))
     # a rematch seats only the humans it invited: not offered to the lobby
     waiting = list(public.filter(status=Table.Status.OPEN, rematch_deadline__isnull=True)[:100])
     running = list(public.filter(status=Table.Status.PLAYING).annotate(round_index=F("game__round__index"))[:50])

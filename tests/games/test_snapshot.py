@@ -1,10 +1,12 @@
 """games.snapshot, the read side: okey51 teams (RULES.md §3, §6), computer names, the
 assisted tables' penalty tiles (RULES.md §6), the lobby list."""
+from datetime import timedelta
+
 import pytest
-from django.utils import translation
+from django.utils import timezone, translation
 
 from games.engine import api
-from games.models import Game
+from games.models import Game, Table
 from games.play import tables
 from games.snapshot import open_tables, snapshot
 from tests.games.play.helpers import online_table
@@ -90,6 +92,12 @@ def test_tables_that_are_not_assisted_mark_nothing(alice):
     table = tables.create_table(alice, "okey51", {}, mode="solo", assisted=False)
     _v, view, _s = snapshot(table.pk, alice)
     assert "penalty_tiles" not in view
+
+
+def test_the_lobby_lists_the_newest_open_table_first(make_user):
+    created = [tables.create_table(make_user(f"host{i}"), "okey51", {}, mode="online").pk for i in range(6)]
+    Table.objects.filter(pk=created[2]).update(created=timezone.now() + timedelta(minutes=1))
+    assert [t["id"] for t in open_tables()] == [created[2]] + [pk for pk in reversed(created) if pk != created[2]]
 
 
 def test_the_lobby_lists_open_online_tables_with_their_seats_taken(alice, bob, carol):

@@ -351,9 +351,10 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
 
     async def table_update(self, event):
         """Table group message from `games.play.commit`: {version, refresh, origin?,
-        round_end?, text (the public view, serialised by `snapshot.view_text`), lang (the
-        language its computers are named in), seated (user ids that get their own view on
-        their seat group instead)}."""
+        round_end?, text (the public view, serialised by `snapshot.view_text`) and lang (the
+        language its computers are named in) when the writer knew of someone watching,
+        seated (user ids that get their own view on their seat group instead)}. Without a
+        text, a spectator reads its snapshot (`_forward`)."""
         if getattr(self.user, "pk", None) in event.get("seated", ()):
             return
         await self._forward(event, None)

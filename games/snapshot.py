@@ -165,17 +165,18 @@ def view_for(game, table, seats, seat_index, moves=None):
     return view
 
 
-def version_views(game, table, seats, moves=None):
+def version_views(game, table, seats, moves=None, public=True):
     """Every view of the game's current version, built once from loaded rows (one query,
     `recent_moves`, unless `moves` — its rows for the game's round — are given). Args:
-    `game` (with its round and match), `table`, `seats` (in seat order, with their users).
-    Returns (public view for spectators, {seat index: (user id,
+    `game` (with its round and match), `table`, `seats` (in seat order, with their users),
+    `public` (False: nobody watches, no public view is built).
+    Returns (public view for spectators or None, {seat index: (user id,
     view)} for each seat a user sits in; a player who left the match watches, like
     `snapshot`, with the public view). Computers' names are in the active language
     (`localize` changes them)."""
     if moves is None:
         moves = recent_moves(game.round_id)
-    public = view_for(game, table, seats, None, moves)
+    public = view_for(game, table, seats, None, moves) if public else None
     own = {seat.index: (seat.user_id, view_for(game, table, seats, seat.index, moves))
            for seat in seats if seat.user_id and not seat.left}
     return public, own

@@ -91,7 +91,7 @@ class Write:
         self._round_before = game.round_id
         self._turn_before = game.position["turn"] if game.position else None
         self._timer_sent = (game.deadline_kind, game.deadline)  # the deadline whose timer is on its way
-        self.views = None  # (public view, {seat index: (user id, view)}) of the last broadcast
+        self.views = None  # (public view or None, {seat index: (user id, view)}) of the last broadcast
 
     @cached_property
     def table(self):
@@ -280,13 +280,19 @@ class Write:
         # Built now, inside the transaction, so the views show exactly what commits.
         logged = getattr(self, "_moves", None)
         moves = logged[1] if logged and logged[0] == self.game.round_id else None
-        self.views = public, own = snapshot.version_views(self.game, self.table, self.seats, moves)
+        # The public view is built only for a table someone watches: spectators, or a
+        # player who left the match. Without one, the table group hears of the version
+        # without a view, and a spectator who arrived meanwhile reads its snapshot itself.
+        watched = self.table.spectators > 0 or any(s.user_id and s.left for s in self.seats)
+        self.views = public, own = snapshot.version_views(self.game, self.table, self.seats, moves, watched)
         update = _update(self.game.version, refresh, origin, round_end)
         # Each view travels serialised, its computers named in the language its sockets most
         # likely use: a socket of that language forwards the text without decoding it.
         default = settings.LANGUAGE_CODE
-        messages = [(self.table.group_name, dict(update, text=snapshot.view_text(public, default), lang=default,
-                                                 seated=[uid for uid, _v in own.values()]))]
+        seen = dict(update, seated=[uid for uid, _v in own.values()])
+        if public is not None:
+            seen.update(text=snapshot.view_text(public, default), lang=default)
+        messages = [(self.table.group_name, seen)]
         for index, (uid, view) in own.items():
             lang = snapshot.seat_language(self.seats[index])
             text = snapshot.view_text(view, lang)

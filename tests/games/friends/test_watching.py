@@ -7,8 +7,8 @@ from channels.db import database_sync_to_async
 from django.test import Client as HttpClient
 from django.urls import reverse
 
-from games.models import Table
-from games.play import tables
+from games.models import Game, Table
+from games.play import tables, turns
 from tests.games.test_consumers import Client
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -97,3 +97,29 @@ async def test_a_private_table_is_watched_only_with_its_invite(alice, bob, carol
     assert (await seated.connect())[0]
     assert (await seated.recv_type("snapshot"))["view"]["seat"] == 2
     await seated.close()
+
+
+@database_sync_to_async
+def discard_first_tile(user, table):
+    game = Game.objects.get(table=table)
+    tile = game.position["seats"][game.position["turn"]]["rack"][0]
+    assert turns.submit_action(user, table.pk, {"type": "discard", "tile": tile}, game.version).ok
+    return game.version + 1
+
+
+@pytest.mark.parametrize("known", [True, False], ids=["counted", "not_yet_counted"])
+async def test_a_watcher_follows_each_move_without_a_rack(alice, bob, session_cookie, known):
+    # "not yet counted": the writer does not know of the watcher yet (its count was read
+    # before the watcher's socket was counted), so it builds no public view for this
+    # version; the watcher's socket reads its snapshot itself.
+    table = await started_table(alice, bob)
+    watcher = Client(table.pk, None)
+    assert (await watcher.connect())[0]
+    await watcher.recv_type("snapshot")
+    if not known:
+        await database_sync_to_async(Table.objects.filter(pk=table.pk).update)(spectators=0)
+    version = await discard_first_tile(alice, table)
+    snap = await watcher.recv_snapshot_at(version)
+    assert snap["version"] == version and snap["view"]["seat"] is None and not racks_in(snap)
+    assert snap["view"]["moves"][-1]["type"] == "discard"
+    await watcher.close()

@@ -1,6 +1,7 @@
-"""Translations: plural forms in every language and the navigation / allauth page words
-translated and consistent."""
+"""Translations: plural forms in every language, the navigation / allauth page words
+translated and consistent, and every string of the table scripts translated."""
 import gettext
+import re
 from pathlib import Path
 
 import pytest
@@ -57,3 +58,18 @@ def test_the_login_page_uses_the_navigations_words(client, lang):
     page = client.get("/accounts/login/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
     assert page.count(log_in) >= 3  # nav link, page heading, button
     assert "Sign In" not in page
+
+
+JS_STRING = re.compile(r"""\b_\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")
+
+
+@pytest.mark.parametrize("lang", [code for code in LANGS if code != "en"])
+def test_every_string_of_the_table_scripts_is_translated(lang):
+    """Each `_("...")` of static/js has a translation in the compiled djangojs catalog."""
+    said = set()
+    for path in (Path(settings.BASE_DIR) / "static" / "js").rglob("*.js"):
+        for double, single in JS_STRING.findall(path.read_text()):
+            said.add((double or single).replace('\\"', '"').replace("\\'", "'"))
+    catalog = gettext.GNUTranslations(open(LOCALE / lang / "LC_MESSAGES" / "djangojs.mo", "rb"))
+    assert len(said) > 200
+    assert sorted(text for text in said if not catalog._catalog.get(text)) == []

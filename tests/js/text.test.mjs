@@ -10,7 +10,14 @@ test("in-round penalties read as lines for the score table", () => {
   assert.equal(penaltyText(view, { seat: 1, amount: 100, reason: "penalty_tile", tile: "K11", by: null }), "Penalty tile black 11 · 100");
   assert.equal(penaltyText(view, { seat: 1, amount: 120, reason: "discard_taken", tile: "B6", by: 3 }),
     `Discard taken by ${playerName(view, 3)} · 120`);
-  assert.equal(penaltyText(view, { seat: 2, amount: 70, reason: "add", tile: "Y7", by: 0 }), "ayse added yellow 7 to your meld · 70");
+  // add, swap and pair_in_area charge the meld's owner: "your" only in the owner's view
+  assert.equal(penaltyText(view, { seat: 2, amount: 70, reason: "add", tile: "Y7", by: 0 }), "ayse added yellow 7 to mehmet's meld · 70");
+  assert.equal(penaltyText(view, { seat: 0, amount: 70, reason: "add", tile: "Y7", by: 2 }), "mehmet added yellow 7 to your meld · 70");
+  assert.equal(penaltyText(view, { seat: 2, amount: 180, reason: "swap", tile: "B8", by: 0 }), "ayse swapped mehmet's okey out · 180");
+  assert.equal(penaltyText(view, { seat: 0, amount: 180, reason: "swap", tile: "B8", by: 2 }), "mehmet swapped your okey out · 180");
+  assert.equal(penaltyText(view, { seat: 2, amount: 40, reason: "pair_in_area", tile: null, by: 0 }), "ayse laid a pair in mehmet's area · 40");
+  assert.equal(penaltyText({ ...view, seat: null }, { seat: 0, amount: 40, reason: "pair_in_area", tile: null, by: 2 }),
+    "mehmet laid a pair in ayse's area · 40");
   assert.equal(penaltyText(view, { seat: 2, amount: 30, reason: "playable_discard", tile: "R3", by: null }), "Playable discard red 3 · 30");
   assert.equal(penaltyText(view, { seat: 2, amount: 5, reason: "something_new", tile: null, by: null }), "Penalty · 5");
 });

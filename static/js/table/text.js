@@ -53,17 +53,23 @@ export function penaltyText(view, e) {
   const by = e.by !== null && e.by !== undefined ? playerName(view, e.by) : "?";
   const tile = tileName(e.tile || "");
   const n = e.amount;
+  // add, swap and a pair in the area charge the meld's owner (RULES.md §3): "your" only
+  // in the owner's own view, the owner named in everyone else's
+  const yours = view && e.seat === view.seat;
+  const owner = playerName(view, e.seat);
   const texts = {
     penalty_tile: _("Penalty tile %(tile)s · %(n)s"),
     discard_taken: _("Discard taken by %(by)s · %(n)s"),
-    add: _("%(by)s added %(tile)s to your meld · %(n)s"),
-    swap: _("%(by)s swapped your okey out · %(n)s"),
-    pair_in_area: _("%(by)s laid a pair in your area · %(n)s"),
+    add: yours ? _("%(by)s added %(tile)s to your meld · %(n)s") : _("%(by)s added %(tile)s to %(owner)s's meld · %(n)s"),
+    swap: yours ? _("%(by)s swapped your okey out · %(n)s") : _("%(by)s swapped %(owner)s's okey out · %(n)s"),
+    pair_in_area: yours
+      ? _("%(by)s laid a pair in your area · %(n)s")
+      : _("%(by)s laid a pair in %(owner)s's area · %(n)s"),
     playable_discard: _("Playable discard %(tile)s · %(n)s"),
     joker_discard: _("Joker discarded · %(n)s"),
   };
   const t = texts[e.reason] || _("Penalty · %(n)s");
-  return fmt(t, { tile, by, n });
+  return fmt(t, { tile, by, n, owner });
 }
 
 /**

@@ -34,8 +34,11 @@ test("the taken discard rides on the opening as take_discard with then", () => {
   const view = okeyView({ phase: "draw", rack_counts: [14, 14, 14, 14], discards: [[], [], [], ["K1", "R4"]] });
   let state = tableState(view, ["R1", "R2", "R3", _, _, "B9", "K9", "Y9", _, _, _, _, _,
     "Y5", "Y8", "K11", "B13", "K12", "B1", "B2", "Y3"]);
+  const okey = controllerFor("okey51");
+  assert.match(okey.turnText(state), /draw from the pile or take the discard/);
   state = gesture(state, { type: "take" }).state;
   assert.equal(state.pendingTake, "R4");
+  assert.equal(okey.turnText(state), "Your turn: place red 4 in a meld or on one, or put it back");
   const taken = state.rack.taken;
   assert.equal(state.rack.slots[taken], "R4");
   assert.deepEqual(state.sel, [`slot:${taken}`]);            // the taken tile is selected to be placed

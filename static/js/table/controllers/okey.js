@@ -5,6 +5,7 @@
 // owner, the buttons of the turn. Pure (controllers/common.js).
 import { _, fmt, ngettext } from "../i18n.js";
 import { addFit, analyse, meldMove } from "../melds.js";
+import { tileName } from "../moves.js";
 import { isWild } from "../tiles.js";
 import { myOpening, myTurn, okeyTile, prevTop, rackGroups, roundOver, seated, selectedSlots } from "../selectors.js";
 import { NOTHING, SPACER, after, common, dropped, events, notice, selectTile, sending, sortControls, tapSlot } from "./common.js";
@@ -211,8 +212,15 @@ export function okeyController(ruleset) {
       SPACER, ...sortControls(["runs", "groups", "pairs"]),
     ],
     canDraw: (state) => myTurn(state) && state.view.phase === "draw",
-    turnText: (state) => (state.view.phase === "draw" ? _("Your turn: draw from the pile or take the discard")
-      : _("Your turn: lay or add tiles, then discard")),
+    turnText: (state) => {
+      // taking the discard is one action with the meld that places it (D-18): until it is
+      // sent the server's phase is still the draw, but the player is placing the tile
+      if (state.pendingTake) {
+        return fmt(_("Your turn: place %(tile)s in a meld or on one, or put it back"), { tile: tileName(state.pendingTake) });
+      }
+      return state.view.phase === "draw" ? _("Your turn: draw from the pile or take the discard")
+        : _("Your turn: lay or add tiles, then discard");
+    },
     openingLine: (state) => openingLine(state, facts),
     fits,
     gesture(state, g) {

@@ -60,6 +60,17 @@ test("one move time running out says time's up; the move history lists every sea
   assert.equal(lines[0].querySelector(".tile").dataset.tile, "Y12");     // newest first, the tile drawn as a tile
   assert.match(lines[2].textContent, /discarded/);
   assert.ok(!q(root, "#move-history").textContent.includes("Y12"));     // never a raw code
+  assert.equal(q(root, ".history-latest").textContent, "(5)");          // the round's moves so far
+  clearInterval(app.clockTimer);
+});
+
+test("the move history counts every move of the round and lists the last twelve", () => {
+  const { app, root, ws } = start();
+  const moves = Array.from({ length: 30 }, (_v, i) => (
+    { number: 11 + i, seat: i % 4, actor: "computer", type: "discard", result: "ok", tile: "B4", penalties: [] }));
+  ws().deliver({ type: "snapshot", version: 1, view: okeyView({ moves }) });
+  assert.equal(q(root, "#history-lines").children.length, 12);
+  assert.equal(q(root, ".history-latest").textContent, "(40)");
   clearInterval(app.clockTimer);
 });
 

@@ -36,6 +36,7 @@ export class HistoryPanel {
         line.penalties.length ? h("ul", { class: "history-penalties" }, line.penalties.map((e) => h("li", {}, `${playerName(v, e.seat)}: ${penaltyText(v, e)}`))) : null);
     }).filter(Boolean);
     this.list.replaceChildren(...lines);
-    this.latest.textContent = `(${lines.length})`;
+    // the moves of the round so far (the panel shows the last SHOWN of them)
+    this.latest.textContent = `(${v.moves[v.moves.length - 1].number})`;
   }
 }

@@ -35,7 +35,7 @@ from games import history, snapshot
 from games.engine import api
 from games.errors import TableError
 from games.models import Game, Match, Move, Seat, Table
-from games.play import broadcast, rounds
+from games.play import broadcast, prepared, rounds
 from games.play.prepared import Prepared
 from leaderboards.recording import record_result
 from okeysite.celery import app as celery_app
@@ -138,7 +138,7 @@ class Write:
         if ended:
             rounds.finish_round(game, table, now)
         self._arm(now, ended, any(p.actor != Move.Actor.HUMAN for p in played))
-        game.save()
+        prepared.save_row(game)
         round_end = snapshot.round_end_frame(game, table) if ended else None
         self._after_commit(refresh, origin, round_end, ended and game.match.finished is not None)
         return round_end
@@ -194,7 +194,7 @@ class Write:
             moves.append(Move(round_id=round_id, number=number, seat=p.seat, action=p.action,
                               result="ok" if p.step.accepted else p.step.code, actor=p.actor,
                               version=self.game.version, events=p.step.events(), draw_no=draws))
-        Move.objects.bulk_create(moves)
+        prepared.insert_rows(moves)
         rows += [{name: getattr(move, name) for name in snapshot.MOVE_FIELDS} for move in moves]
         self._moves = (round_id, rows[-(history.LIMIT + 1):])
 

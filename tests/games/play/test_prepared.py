@@ -81,3 +81,46 @@ def test_a_shape_whose_parameters_are_not_the_arguments_is_refused():
     shape = Prepared(lambda game_id: Game.objects.filter(pk=game_id, version__gte=3))
     with pytest.raises(ValueError):
         shape.fetch(1)
+
+
+def test_the_game_row_written_with_its_built_update_reads_back_as_saved(alice, bob):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.play.prepared import save_row
+
+    table = online_table(alice, bob)
+    game = game_of(table)
+    for n in range(2):  # the statement is built once, then reused
+        game.version += 1
+        game.position = dict(game.position, note=["ünïcode", n, None])
+        game.deadline, game.deadline_kind, game.turn = timezone.now() + timedelta(seconds=n + 7), "bot", n
+        save_row(game)
+        stored = game_of(table)
+        assert (stored.version, stored.position, stored.deadline, stored.deadline_kind, stored.turn) == (
+            game.version, game.position, game.deadline, "bot", n)
+        assert stored.round_id == game.round_id and stored.match_id == game.match_id
+    game.deadline = None
+    save_row(game)
+    assert game_of(table).deadline is None
+    with pytest.raises(ValueError):
+        save_row(Game(pk=game.pk + 1000, table_id=table.pk, version=1))
+
+
+def test_moves_inserted_in_one_statement_read_back_as_bulk_create_writes_them(alice, bob):
+    from games.play.prepared import insert_rows
+
+    table = online_table(alice, bob)
+    game = game_of(table)
+    for count in (1, 3, 3):  # one statement per number of rows, built once each
+        start = Move.objects.filter(round_id=game.round_id).count()
+        made = [Move(round_id=game.round_id, number=start + i + 1, seat=i % 4, action={"type": "draw", "seat": i % 4},
+                     result="ok", actor="computer", version=game.version, events=None if i else [{"amount": 5}],
+                     draw_no=i) for i in range(count)]
+        insert_rows(made)
+        stored = list(Move.objects.filter(round_id=game.round_id, number__gt=start).order_by("number"))
+        assert [(m.number, m.seat, m.action, m.result, m.actor, m.events, m.draw_no) for m in stored] == [
+            (m.number, m.seat, m.action, m.result, m.actor, m.events, m.draw_no) for m in made]
+        assert all(m.created is not None for m in stored)
+    insert_rows([])

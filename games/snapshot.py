@@ -8,6 +8,8 @@ language-dependent text is a computer's name: `localize()` puts it in a socket's
 """
 import json
 import logging
+import threading
+from collections import OrderedDict
 from contextlib import nullcontext
 
 from django.conf import settings
@@ -90,22 +92,56 @@ def round_end_frame(game, table):
     }
 
 
-MOVE_FIELDS = ("number", "seat", "actor", "action", "result", "events", "draw_no")  # a history row
+MOVE_FIELDS = ("number", "seat", "actor", "action", "result", "events", "draw_no", "version")  # a history row
+CACHED_ROUNDS = 2000  # rounds whose last rows a process keeps (`recent_moves`)
 
 
-def recent_moves(round_id):
-    """The rows `view_for` needs for the round's move history, in one query: the round's
-    last `history.LIMIT` + 1 moves, oldest first, as dicts of MOVE_FIELDS {number, seat,
-    actor, action, result, events, draw_no (the draws of the round up to this move)}; []
-    without a round. Load them once per version: every seat's view is built from the same rows."""
+def recent_moves(round_id, committed=None):
+    """The rows `view_for` needs for the round's move history: the round's last
+    `history.LIMIT` + 1 moves, oldest first, as dicts of MOVE_FIELDS {number, seat, actor,
+    action, result, events, draw_no (the draws of the round up to this move), version (the
+    game version the move made)}; [] without a round. Load them once per version: every
+    seat's view is built from the same rows; treat them as read-only (they are shared).
+
+    The move log only grows, so a process keeps the last rows of each round it read and
+    afterwards reads only the moves after them (one query either way). `committed` (int or
+    None): the game version known to be committed when this is called (the locked game's
+    version before its transaction changed it); only rows up to it are kept, never a row
+    of a transaction that may still roll back."""
     if round_id is None:
         return []
-    return [{name: getattr(move, name) for name in MOVE_FIELDS} for move in reversed(_RECENT_MOVES.fetch(round_id))]
+    with _CACHE_LOCK:
+        known = _CACHE.get(round_id)
+    if known:
+        newer = _MOVES_AFTER.fetch(known[-1]["number"], round_id)
+        rows = [_row(m) for m in reversed(newer)]
+        if len(newer) <= history.LIMIT:
+            rows = (known + rows)[-(history.LIMIT + 1):]
+    else:
+        rows = [_row(m) for m in reversed(_RECENT_MOVES.fetch(round_id))]
+    if committed is not None:
+        keep = [row for row in rows if row["version"] <= committed]
+        with _CACHE_LOCK:
+            if keep:
+                _CACHE[round_id] = keep
+                _CACHE.move_to_end(round_id)
+            while len(_CACHE) > CACHED_ROUNDS:
+                _CACHE.popitem(last=False)
+    return rows
 
 
+def _row(move):
+    return {name: getattr(move, name) for name in MOVE_FIELDS}
+
+
+_CACHE = OrderedDict()  # round id -> its last committed rows, oldest first (most recently used last)
+_CACHE_LOCK = threading.Lock()  # daphne runs the writer on several threads
 # Read on every version (compiled once per thread, games.play.prepared).
 _RECENT_MOVES = Prepared(lambda round_id: Move.objects.filter(round_id=round_id).only(*MOVE_FIELDS)
                          .order_by("-number")[:history.LIMIT + 1])
+# (the arguments in the order of the SQL's parameters: Django sorts a filter's keywords)
+_MOVES_AFTER = Prepared(lambda number, round_id: Move.objects.filter(number__gt=number, round_id=round_id)
+                        .only(*MOVE_FIELDS).order_by("-number")[:history.LIMIT + 1])
 
 
 def view_for(game, table, seats, seat_index, moves=None):
@@ -235,7 +271,7 @@ def snapshot(table_id, user, language=None):
     # A player who left the match watches it: the computer plays the seat, not them.
     seat_index = next((s.index for s in seats if user is not None and s.user_id == getattr(user, "pk", None)
                        and not s.left), None)
-    moves = recent_moves(game.round_id)
+    moves = recent_moves(game.round_id, committed=game.version)
     return game.version, view_for(game, game.table, seats, seat_index, moves), seat_index
 
 

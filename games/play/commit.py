@@ -90,6 +90,7 @@ class Write:
         self.game = game
         self._round_before = game.round_id
         self._turn_before = game.position["turn"] if game.position else None
+        self._version_before = game.version  # committed: the row is locked at it
         self._timer_sent = (game.deadline_kind, game.deadline)  # the deadline whose timer is on its way
         self.views = None  # (public view or None, {seat index: (user id, view)}) of the last broadcast
 
@@ -185,7 +186,7 @@ class Write:
         if not played:
             return
         round_id = self.game.round_id
-        rows = snapshot.recent_moves(round_id)
+        rows = snapshot.recent_moves(round_id, committed=self._version_before)
         number, draws = (rows[-1]["number"], rows[-1]["draw_no"]) if rows else (0, 0)
         moves = []
         for p in played:
@@ -195,7 +196,7 @@ class Write:
                               result="ok" if p.step.accepted else p.step.code, actor=p.actor,
                               version=self.game.version, events=p.step.events(), draw_no=draws))
         prepared.insert_rows(moves)
-        rows += [{name: getattr(move, name) for name in snapshot.MOVE_FIELDS} for move in moves]
+        rows = rows + [{name: getattr(move, name) for name in snapshot.MOVE_FIELDS} for move in moves]
         self._moves = (round_id, rows[-(history.LIMIT + 1):])
 
     def _arm(self, now, round_ended, computer_acted):

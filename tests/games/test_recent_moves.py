@@ -1,0 +1,62 @@
+"""The move history's rows (`snapshot.recent_moves`): a process keeps each round's last
+committed rows and afterwards reads only the later moves, and what it returns is always
+what a full read of the move log returns — after moves written elsewhere, after more
+moves than a view holds, and never with a move whose transaction rolled back."""
+import pytest
+from django.db import transaction
+
+from games import history
+from games.models import Move, Seat
+from games.play import turns
+from games.play.commit import timer_args
+from games.snapshot import MOVE_FIELDS, recent_moves
+from tests.games.play.helpers import game_of, play_out, solo_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def full_read(round_id):
+    rows = Move.objects.filter(round_id=round_id).order_by("-number")[:history.LIMIT + 1]
+    return [{name: getattr(m, name) for name in MOVE_FIELDS} for m in reversed(rows)]
+
+
+def log(game, count, start):
+    Move.objects.bulk_create([Move(round_id=game.round_id, number=start + i, seat=0, action={"type": "draw", "seat": 0},
+                                   version=game.version, draw_no=start + i) for i in range(count)])
+
+
+def test_each_version_reads_the_rows_a_full_read_gives(alice):
+    table = solo_table(alice)
+    Seat.objects.filter(table=table, index=0).update(autoplay=True)  # every seat played by the writer's timers
+    game = game_of(table)
+    for _ in range(16):
+        game = play_out(table, until=lambda g, v=game.version: g.version > v)
+        assert recent_moves(game.round_id, committed=game.version) == full_read(game.round_id)
+    assert full_read(game.round_id)[-1]["number"] > history.LIMIT + 1  # more moves than a view holds
+
+
+def test_moves_logged_elsewhere_and_more_than_a_view_holds_are_read(alice):
+    table = solo_table(alice)
+    game = game_of(table)
+    assert turns.run_bot_turn(*timer_args(game)) in (True, False)
+    first = recent_moves(game.round_id, committed=game_of(table).version)  # kept by this process
+    start = (first[-1]["number"] if first else 0) + 1
+    log(game, 3, start)  # another process's moves
+    assert recent_moves(game.round_id) == full_read(game.round_id)
+    log(game, history.LIMIT + 5, start + 3)  # more than the rows kept, all after them
+    assert recent_moves(game.round_id, committed=game.version) == full_read(game.round_id)
+    assert len(full_read(game.round_id)) == history.LIMIT + 1
+
+
+def test_a_move_whose_transaction_rolled_back_is_never_returned(alice):
+    table = solo_table(alice)
+    game = game_of(table)
+    before = recent_moves(game.round_id, committed=game.version)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        game.version += 1
+        log(game, 1, (before[-1]["number"] if before else 0) + 1)
+        # read inside the transaction with the version committed before it: the new row is
+        # returned (it is this transaction's own) but not kept
+        assert len(recent_moves(game.round_id, committed=game.version - 1)) == len(before) + 1
+        raise RuntimeError("the move is refused after all")
+    assert recent_moves(game.round_id, committed=game.version) == full_read(game.round_id) == before

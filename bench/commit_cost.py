@@ -75,7 +75,7 @@ def _play(versions: int, profiler: cProfile.Profile | None) -> dict[str, list[tu
     from games.engine import api
     from games.models import Game
     from games.play import tables, turns
-    from games.play.commit import timer_args
+    from games.play.timers import timer_args
 
     users = [get_user_model().objects.get_or_create(username=f"cost{i}", email=f"cost{i}@example.com")[0]
              for i in range(2)]

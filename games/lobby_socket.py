@@ -9,7 +9,7 @@ from django.conf import settings
 from django.utils import translation
 
 from games.errors import error_message
-from games.play.commit import LOBBY_GROUP, lobby_frame
+from games.play.lobby import LOBBY_GROUP, lobby_frame
 from games.sockets import CAP_CLOSE_CODE, DirectDispatch, HeartbeatMixin, client_address, dumps, scope_language
 
 
@@ -64,7 +64,7 @@ class LobbyConsumer(DirectDispatch, HeartbeatMixin, AsyncWebsocketConsumer):
         await self.send_tables()
 
     async def lobby_update(self, event):
-        """Group message from `games.play.commit.Write.lobby_changed`: {frame (the `tables`
+        """Group message from `games.play.lobby.send_lobby`: {frame (the `tables`
         frame, serialised once for every lobby socket)}."""
         if "frame" in event:
             await self.send(text_data=event["frame"])

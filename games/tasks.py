@@ -1,8 +1,8 @@
 """Celery tasks: computer turns, move timeouts, next rounds, seeding windows and the sweeper.
 
-The commit path sends the timer tasks by name (`games.play.commit.TIMER_TASKS`), one per
+The commit path sends the timer tasks by name (`games.play.timers.TIMER_TASKS`), one per
 deadline. Each carries the game and the token of the deadline it was armed for
-(`commit.timer_args`) and does nothing when the game's deadline has moved on to another
+(`timers.timer_args`) and does nothing when the game's deadline has moved on to another
 one (ARCHITECTURE.md invariant 5), so duplicates and late deliveries are harmless —
 hence `acks_late` with `reject_on_worker_lost` for a broker that redelivers. On Redis
 the worker takes each message off the queue as it reads it (no acknowledgement
@@ -19,7 +19,7 @@ TIMER_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_resul
 @shared_task(name="games.tasks.bot_turn", **TIMER_OPTIONS)
 def bot_turn(game_id, token):
     """A computer plays its turn at `game_id` if its deadline is still the one of `token`
-    (int, `commit.deadline_token`). Returns bool (played)."""
+    (int, `timers.deadline_token`). Returns bool (played)."""
     return turns.run_bot_turn(game_id, token)
 
 

@@ -20,11 +20,10 @@ that user's own group at the table (`seat_group`), the public view to the table 
 the spectators (ARCHITECTURE.md invariant 3: a view is built for one seat and sent only to
 that seat). Sockets forward what they receive instead of reading the game back.
 """
-import json
 import logging
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from functools import cached_property
 
 from django.conf import settings
@@ -35,36 +34,12 @@ from games import history, snapshot
 from games.engine import api
 from games.errors import TableError
 from games.models import Game, Match, Move, Seat, Table
-from games.play import broadcast, prepared, rounds
+from games.play import broadcast, lobby, prepared, rounds
 from games.play.prepared import Prepared
+from games.play.timers import send_timer, timer_args
 from leaderboards.recording import record_result
-from okeysite.celery import app as celery_app
 
 log = logging.getLogger("games.play")
-
-LOBBY_GROUP = "lobby"  # Channels group of the lobby sockets (the list of open tables)
-TIMER_TASKS = {  # sent by name: the writer never imports games.tasks
-    Game.Deadline.MOVE: "games.tasks.turn_timeout",
-    Game.Deadline.BOT: "games.tasks.bot_turn",
-    Game.Deadline.NEXT_ROUND: "games.tasks.next_round",
-    Game.Deadline.SEED: "games.tasks.seeding_timeout",
-}
-
-
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def deadline_token(deadline):
-    """The token a timer task carries for `deadline` (aware datetime): whole microseconds
-    since the epoch (int), exact, so a stored deadline read back compares equal."""
-    return (deadline - EPOCH) // timedelta(microseconds=1)
-
-
-def timer_args(game):
-    """The arguments of the timer task for `game`'s stored deadline: [game id, deadline
-    token] (`deadline_token`; None when the game has no deadline)."""
-    return [game.pk, deadline_token(game.deadline) if game.deadline is not None else None]
-
 
 def seat_group(table_id, user_id):
     """Channels group of one user's sockets at one table (str): their seat's view only."""
@@ -162,7 +137,7 @@ class Write:
         if getattr(self, "_lobby_scheduled", False):
             return
         self._lobby_scheduled = True
-        transaction.on_commit(_send_lobby)
+        transaction.on_commit(lobby.send_lobby)
 
     def open_seeding(self, deadline):
         """Open the seeding window of the next deal (`games.play.seeding`) until `deadline`
@@ -360,25 +335,6 @@ def locked_timer(game_id, token, kind):
             yield Write(game)
 
 
-def send_timer(kind, args, deadline):
-    """Send the Celery task of a `kind` deadline (a `Game.Deadline`) with `args`
-    (`timer_args` of the game), due at `deadline` (aware datetime; countdown in seconds
-    from now, at least 0). A broker failure is logged: the sweeper re-arms what could not
-    be sent."""
-    countdown = max(0.0, (deadline - timezone.now()).total_seconds())
-    try:
-        celery_app.send_task(TIMER_TASKS[kind], args=args, countdown=countdown)
-    except Exception:  # noqa: BLE001 - a lost timer is the sweeper's to re-arm, never the move's to undo
-        log.exception("could not schedule %s for game %s", kind, args[0])
-
-
-def lobby_changed():
-    """Tell the lobby sockets, after commit, that the lists of tables changed, from code
-    that holds no game lock (e.g. a spectator arriving): the list is built once and sent
-    to every lobby socket (`_send_lobby`)."""
-    transaction.on_commit(_send_lobby)
-
-
 def send_to_table(table, message):
     """Send group `message` (a dict with a Channels "type") to `table`'s sockets after
     commit; public data only (ARCHITECTURE.md invariant 3)."""
@@ -402,18 +358,6 @@ def _on_commit_send(messages):
             log.exception("broadcast to %s failed", messages[0][0])
 
     transaction.on_commit(send)
-
-
-def lobby_frame():
-    """The lobby's `tables` frame now, serialised (str): `snapshot.open_tables()`."""
-    return json.dumps({"type": "tables", "tables": snapshot.open_tables()}, separators=(",", ":"))
-
-
-def _send_lobby():
-    try:
-        broadcast.send([(LOBBY_GROUP, {"type": "lobby.update", "frame": lobby_frame()})])
-    except Exception:  # noqa: BLE001 - the lobby list is refreshed by the next change or a sync
-        log.exception("lobby broadcast failed")
 
 
 def _record(match_id):

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games.errors import TableError
 from games.models import Connection, Game, Seat, Table
-from games.play import commit
+from games.play import commit, lobby
 from games.play.tables import invite_matches
 
 
@@ -44,5 +44,5 @@ def recount(table_id):
             Table.objects.filter(pk=table_id).update(spectators=live)
             commit.send_to_table(table, {"type": "table.update", "version": version, "refresh": True})
             if status == Table.Status.PLAYING:
-                commit.lobby_changed()
+                lobby.changed()
         return live

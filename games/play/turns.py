@@ -2,7 +2,7 @@
 action, the next round's deal, and the sweeper that re-arms lost timers.
 
 Timer functions take the game id and the token of the deadline their timer was armed
-for (`commit.timer_args`) and do nothing (return False) when the game's deadline has
+for (`timers.timer_args`) and do nothing (return False) when the game's deadline has
 moved on to another one (ARCHITECTURE.md invariant 5).
 """
 import logging
@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games.engine import api
 from games.models import Game, Move, Table
-from games.play import commit, computer, presence, seeding
+from games.play import commit, computer, presence, seeding, timers
 from leaderboards.recording import record_pending
 
 log = logging.getLogger("games.play")
@@ -159,8 +159,8 @@ def sweep(startup=False):
     games = Game.objects.filter(deadline__isnull=False, table__status=Table.Status.PLAYING).exclude(deadline_kind="")
     if not startup:
         games = games.filter(deadline__lt=now - OVERDUE)
-    timers = 0
+    sent = 0
     for game in games.only("pk", "deadline_kind", "deadline"):
-        commit.send_timer(game.deadline_kind, commit.timer_args(game), game.deadline)
-        timers += 1
-    return {"timers": timers, "recorded": record_pending(), "connections": presence.expire_connections()}
+        timers.send_timer(game.deadline_kind, timers.timer_args(game), game.deadline)
+        sent += 1
+    return {"timers": sent, "recorded": record_pending(), "connections": presence.expire_connections()}

@@ -9,7 +9,7 @@ from channels.testing import WebsocketCommunicator
 from games import tasks
 from games.models import Game, Move
 from games.play import tables
-from games.play.commit import timer_args
+from games.play.timers import timer_args
 from okeysite.routing import build_application
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]

@@ -13,7 +13,7 @@ from games import tasks
 from games.engine import api
 from games.models import Game
 from games.play import computer
-from games.play.commit import timer_args
+from games.play.timers import timer_args
 from tests.games.test_consumers import Client, two_player_table
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]

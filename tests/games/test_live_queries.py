@@ -9,7 +9,8 @@ from django.test.utils import CaptureQueriesContext
 from games import tasks
 from games.models import Game
 from games.play import tables, turns
-from games.play.commit import lobby_frame, timer_args
+from games.play.lobby import lobby_frame
+from games.play.timers import timer_args
 from games.snapshot import open_tables
 from tests.games.play.helpers import game_of, online_table
 

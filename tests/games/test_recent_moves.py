@@ -8,7 +8,7 @@ from django.db import transaction
 from games import history
 from games.models import Move, Seat
 from games.play import turns
-from games.play.commit import timer_args
+from games.play.timers import timer_args
 from games.snapshot import MOVE_FIELDS, recent_moves
 from tests.games.play.helpers import game_of, play_out, solo_table
 

@@ -20,7 +20,7 @@ from channels.db import database_sync_to_async
 from games import tasks
 from games.engine import api
 from games.models import Game, Move
-from games.play.commit import timer_args
+from games.play.timers import timer_args
 from tests.games.test_consumers import Client, connected_pair
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from games.models import Game, Match, Seat
 from games.play import tables
-from games.play.commit import timer_args
+from games.play.timers import timer_args
 from leaderboards import ratings, record_result
 from leaderboards.models import Rating, RatingChange, SoloRecord, VoidedMatch
 from leaderboards.recording import recompute, void_match

@@ -8,7 +8,7 @@ from games import tasks
 from games.engine import api, fairdeal
 from games.models import Game, Round
 from games.play import tables
-from games.play.commit import TIMER_TASKS, timer_args
+from games.play.timers import TIMER_TASKS, timer_args
 
 TASKS = {"move": tasks.turn_timeout, "bot": tasks.bot_turn, "next_round": tasks.next_round,
          "seed": tasks.seeding_timeout}
@@ -86,5 +86,5 @@ def assert_armed(published, game, kind):
 
 def assert_cleared(game):
     """`game` (read now) has no deadline, so no timer can act on it (each is armed for a
-    deadline, `commit.timer_args`)."""
+    deadline, `timers.timer_args`)."""
     assert (game.deadline, game.deadline_kind) == (None, "")

@@ -12,7 +12,7 @@ from accounts.moderation import sanction
 from games import tasks
 from games.models import Game, Move, Seat
 from games.play import presence, tables, turns
-from games.play.commit import timer_args
+from games.play.timers import timer_args
 from tests.games.play.helpers import (
     assert_armed,
     assert_cleared,

@@ -15,7 +15,7 @@ from games import tasks
 from games.engine import api, fairdeal
 from games.models import Game, Match, Move, Round, Seat, Table
 from games.play import tables, turns
-from games.play.commit import timer_args
+from games.play.timers import timer_args
 from tests.games.play.helpers import game_of, online_table, play_out, solo_table
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -176,9 +176,14 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded worker thread and daphne's thread pool both write: take the write
-    # lock at BEGIN (no lock upgrade deadlocks) and wait for it instead of failing.
+    # lock at BEGIN (no lock upgrade deadlocks), the threads of this process taking turns
+    # on a Python lock (okeysite.sqlite) rather than polling SQLite's. WAL with
+    # synchronous=NORMAL: a commit is one write, no fsync; a crash of the process loses
+    # nothing, a power cut may lose the last commits but never corrupts the file.
+    DATABASES["default"]["ENGINE"] = "okeysite.sqlite"
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
+        {"timeout": 20, "transaction_mode": "IMMEDIATE",
+         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
     )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("OKEY_DB_PREPARED", True):
     # Server-side binding with prepared statements: PostgreSQL parses and plans each of the

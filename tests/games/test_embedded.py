@@ -44,3 +44,25 @@ async def test_calls_on_the_server_loop_run_directly():
     channel = await layer.new_channel()
     await layer.send(channel, {"type": "x"})
     assert await asyncio.wait_for(layer.receive(channel), timeout=5) == {"type": "x"}
+
+
+async def test_expired_messages_are_dropped_by_a_scan_at_most_once_a_second():
+    # expiry 0: a message is expired the moment it is queued
+    layer = embedded.ServerLoopChannelLayer(expiry=0)
+    embedded.note_server_loop()
+    stale, fresh = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("table-2", stale)
+    await layer.send(stale, {"type": "old"})
+    await layer.group_send("table-2", {"type": "first scan"})  # scans: the expired message goes
+    assert stale not in layer.groups.get("table-2", {})
+    await layer.group_add("table-2", stale)
+    await layer.send(stale, {"type": "old again"})
+    await layer.send(fresh, {"type": "x"})
+    await layer.group_send("table-2", {"type": "same second"})  # no scan within the interval
+    assert stale in layer.groups["table-2"]
+    layer._next_clean = 0.0  # the interval has passed
+    await layer.send(fresh, {"type": "y"})
+    receiving = asyncio.create_task(layer.receive(fresh))  # a receive scans again
+    await asyncio.sleep(0)
+    assert stale not in layer.groups.get("table-2", {})
+    receiving.cancel()

@@ -22,6 +22,14 @@ export function myTurn(state) {
   return seated(state) && state.view.turn === state.view.seat && !roundOver(state);
 }
 
+/**
+ * Is an action of this browser still unanswered (sent, or acknowledged but its snapshot
+ * not yet here)? Another one sent now would carry an old version and be refused.
+ */
+export function awaitingAnswer(state) {
+  return Object.keys(state.pending).length > 0 || state.ackedVersion !== null;
+}
+
 /** Has the match been dealt? (A table still open has no rack counts.) */
 export function started(state) {
   const v = state.view;

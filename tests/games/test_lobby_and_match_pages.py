@@ -31,6 +31,20 @@ def test_each_lobby_field_belongs_to_the_rulesets_whose_options_it_sets():
     }
 
 
+@pytest.mark.parametrize("language", ["en", "fr", "es", "tr"])
+@pytest.mark.parametrize("ruleset", ["okey51", "okey17", "rami"])
+def test_no_two_fields_the_table_form_shows_share_a_label(language, ruleset):
+    # e.g. the game (the ruleset) and how it is played (individual or teams)
+    from django.utils import translation
+
+    from games.forms import OPTION_FIELDS, CreateTableForm, uses_field
+
+    with translation.override(language):
+        labels = [str(field.label) for name, field in CreateTableForm().fields.items()
+                  if name not in OPTION_FIELDS or uses_field(ruleset, name)]
+    assert len(set(labels)) == len(labels), labels
+
+
 @pytest.mark.parametrize("post, ruleset, options", [
     ({"ruleset": "okey51", "play": "teams", "rounds": "3", "doubling": "on"}, "okey51",
      {"doubling": True, "teams": True, "rounds": 3}),

@@ -175,3 +175,15 @@ def test_the_lobby_form_starts_from_the_players_default_table_options(client, al
     form = client.get("/").context["form"]
     assert form.initial == {"ruleset": "rami", "move_time": 60, "assisted": True, "bot_level": "strong"}
     assert 'value="rami" selected' in form["ruleset"].as_widget()
+
+
+def test_a_visitor_is_asked_to_log_in_or_sign_up_to_play_now(client, alice):
+    page = client.get("/").content.decode()
+    card = page[page.index('id="play-now"'):page.index('id="invite-code-form"')]
+    assert f'id="play-now-login" href="{reverse("account_login")}">Log in to play</a>' in card
+    assert f'href="{reverse("account_signup")}">Sign up</a>' in card
+    client.cookies["django_language"] = "fr"
+    assert "Connectez-vous pour jouer" in client.get("/").content.decode()
+    client.force_login(alice)
+    page = client.get("/").content.decode()
+    assert 'id="play-now-login"' not in page and 'data-ruleset="okey51"' in page

@@ -7,8 +7,9 @@ import { TableSocket, socketUrl } from "./table/socket.js";
 
 /**
  * Show only the options of the chosen game: fields marked data-rulesets="okey51 ..."
- * (and, for rami, data-length="rounds"|"target" by the chosen match length). The server
- * ignores the hidden ones.
+ * (and, for rami, data-length="rounds"|"target" by the chosen match length), of the
+ * chosen mode (data-modes), and the move time (data-move-clock) unless the table is a
+ * practice one. The server ignores the hidden ones.
  * @param {HTMLFormElement} form the create-table form
  */
 export function showChosenOptions(form) {
@@ -24,6 +25,13 @@ export function showChosenOptions(form) {
   for (const el of form.querySelectorAll("[data-modes]")) {
     el.hidden = !!mode && !el.dataset.modes.split(" ").includes(mode.value);
   }
+  // a practice table has no move clock, so its move time is not asked (the hidden field
+  // still sends its value, which such a table never uses); practice is for solo tables
+  // only, its row hidden for the others
+  const practice = form.querySelector('[name="practice"]');
+  const row = practice && practice.closest("[data-modes]");
+  const noClock = !!practice && practice.checked && !(row && row.hidden);
+  for (const el of form.querySelectorAll("[data-move-clock]")) el.hidden = noClock;
 }
 
 function cell(text) {
@@ -125,7 +133,7 @@ export function renderRunning(body, tables, { text }) {
 export function startLobby(doc = document, { socketFactory } = {}) {
   const form = doc.querySelector("form.create-table");
   if (form) {
-    for (const name of ["ruleset", "rami_length", "mode"]) {
+    for (const name of ["ruleset", "rami_length", "mode", "practice"]) {
       for (const field of form.querySelectorAll(`[name="${name}"]`)) {
         field.addEventListener("change", () => showChosenOptions(form));
       }

@@ -42,8 +42,8 @@ def test_a_solo_round_verifies_in_the_browser_replays_and_its_record_checks(page
     page.select_option("select[name=ruleset]", "okey51")
     page.check("input[name=mode][value=solo]")
     page.select_option("select[name=rounds]", "1")
-    page.select_option("select[name=move_time]", "15")
     page.uncheck("input[name=practice]")  # the 15 s clock plays the seat while the player reads the match page
+    page.select_option("select[name=move_time]", "15")  # shown once practice is off
     page.locator("form.create-table button[type=submit]").click()
     page.wait_for_url(re.compile(r"/table/\d+/$"))
     table_id = int(re.search(r"/table/(\d+)/$", page.url).group(1))

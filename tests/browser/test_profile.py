@@ -43,7 +43,6 @@ def test_a_finished_solo_match_shows_on_the_profile_and_in_the_solo_records(page
     page.select_option("select[name=ruleset]", "okey51")
     page.check("input[name=mode][value=solo]")
     page.select_option("select[name=rounds]", "1")
-    page.select_option("select[name=move_time]", "15")
     page.locator("form.create-table button[type=submit]").click()
     page.wait_for_url(re.compile(r"/table/\d+/$"))
     table_id = re.search(r"/table/(\d+)/$", page.url).group(1)

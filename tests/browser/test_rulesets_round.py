@@ -82,4 +82,8 @@ def test_a_round_of_each_ruleset_through_the_ui(page, live_server_url, ruleset, 
     shot(page, f"score-table-{ruleset}")
     page.set_viewport_size({"width": 390, "height": 844})
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # taller than the phone, the overlay still reads from its top: its first heading is on screen
+    assert page.evaluate("document.querySelector('.overlay').scrollTop") == 0
+    assert page.evaluate("document.querySelector('.overlay .overlay-card:not([hidden]) h2')"
+                         ".getBoundingClientRect().top") >= 0
     shot(page, f"score-table-{ruleset}-phone")

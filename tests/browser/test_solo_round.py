@@ -46,7 +46,6 @@ def test_new_player_plays_a_solo_okey51_round(page, live_server_url):
     page.select_option("select[name=ruleset]", "okey51")
     page.check("input[name=mode][value=solo]")
     page.select_option("select[name=rounds]", "1")
-    page.select_option("select[name=move_time]", "15")
     page.locator("form.create-table button[type=submit]").click()
     page.wait_for_url(re.compile(r"/table/\d+/$"))
 

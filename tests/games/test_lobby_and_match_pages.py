@@ -31,6 +31,20 @@ def test_each_lobby_field_belongs_to_the_rulesets_whose_options_it_sets():
     }
 
 
+@pytest.mark.parametrize("language", ["en", "fr", "es", "tr"])
+@pytest.mark.parametrize("ruleset", ["okey51", "okey17", "rami"])
+def test_no_two_fields_the_table_form_shows_share_a_label(language, ruleset):
+    # e.g. the game (the ruleset) and how it is played (individual or teams)
+    from django.utils import translation
+
+    from games.forms import OPTION_FIELDS, CreateTableForm, uses_field
+
+    with translation.override(language):
+        labels = [str(field.label) for name, field in CreateTableForm().fields.items()
+                  if name not in OPTION_FIELDS or uses_field(ruleset, name)]
+    assert len(set(labels)) == len(labels), labels
+
+
 @pytest.mark.parametrize("post, ruleset, options", [
     ({"ruleset": "okey51", "play": "teams", "rounds": "3", "doubling": "on"}, "okey51",
      {"doubling": True, "teams": True, "rounds": 3}),
@@ -161,3 +175,15 @@ def test_the_lobby_form_starts_from_the_players_default_table_options(client, al
     form = client.get("/").context["form"]
     assert form.initial == {"ruleset": "rami", "move_time": 60, "assisted": True, "bot_level": "strong"}
     assert 'value="rami" selected' in form["ruleset"].as_widget()
+
+
+def test_a_visitor_is_asked_to_log_in_or_sign_up_to_play_now(client, alice):
+    page = client.get("/").content.decode()
+    card = page[page.index('id="play-now"'):page.index('id="invite-code-form"')]
+    assert f'id="play-now-login" href="{reverse("account_login")}">Log in to play</a>' in card
+    assert f'href="{reverse("account_signup")}">Sign up</a>' in card
+    client.cookies["django_language"] = "fr"
+    assert "Connectez-vous pour jouer" in client.get("/").content.decode()
+    client.force_login(alice)
+    page = client.get("/").content.decode()
+    assert 'id="play-now-login"' not in page and 'data-ruleset="okey51"' in page

@@ -132,3 +132,33 @@ test("okey17's opening line names the pairs", () => {
   assert.match(text, /^Pairs: \d+ pairs?, \d+ of 27 points$/);
   clearInterval(app.clockTimer);
 });
+
+test("one action at a time: taps while this browser's action is unanswered send nothing and say nothing", () => {
+  const { app, root, ws } = start("okey51");
+  const view = { ...ramiView(), phase: "draw", indicator: "R4", okey: "R5", discards: [[], [], [], ["B3"]], rack: RACK.slice(0, 14) };
+  const actions = () => ws().sent.filter((f) => f.type === "action");
+  ws().deliver({ type: "snapshot", version: 1, view });
+  q(root, "#pile").click();
+  q(root, "#pile").click();                          // a double tap on the pile
+  assert.deepEqual(actions().map((f) => f.action.type), ["draw"]);
+  // any other action waits for the answer too
+  q(root, `#rack .tile[data-tile="${RACK[0]}"]`).click();
+  q(root, "#discard-btn").click();
+  assert.equal(actions().length, 1);
+  assert.equal(q(root, "#error-box").textContent, "");
+  // acknowledged, but the tap before the version it made would still be stale
+  ws().deliver({ type: "ack", id: actions()[0].id, version: 2 });
+  q(root, "#pile").click();
+  assert.equal(actions().length, 1);
+  ws().deliver({ type: "snapshot", version: 2, view: { ...view, version: 2, phase: "play", rack: [...RACK.slice(0, 14), "Y9"] } });
+  q(root, `#rack .tile[data-tile="Y9"]`).click();
+  q(root, "#discard-btn").click();
+  assert.deepEqual(actions().map((f) => [f.action.type, f.version]), [["draw", 1], ["discard", 2]]);
+  // a refusal answers too; a lost connection forgets what it never answered
+  ws().deliver({ type: "error", id: actions()[1].id, code: "playable_discard", message: "No." });
+  q(root, "#discard-btn").click();
+  assert.equal(actions().length, 3);
+  ws().shut(1006);
+  assert.deepEqual(app.state.pending, {});
+  clearInterval(app.clockTimer);
+});

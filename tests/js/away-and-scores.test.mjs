@@ -176,3 +176,21 @@ test("the autoplay banner goes away once the round ends and stays away when the 
   assert.equal(banner.hidden, true);
   clearInterval(app.clockTimer);
 });
+
+test("the score overlay opens at its top, and goes back there when the match's ranking comes over the round's scores", () => {
+  const { app, root, ws } = start();
+  const overlay = q(root, ".overlay");
+  overlay.scrollTop = 250;                   // where the player left it at an earlier round's end
+  const result = { finisher: 1, winner: 1, end: "hand", racks: [[], [], [], []], scores: [85, -500, 500, 40] };
+  const round_end = { round_index: 0, scores: result.scores, penalties: [0, 0, 0, 0], round_totals: result.scores, totals: result.scores, result };
+  ws().deliver({ type: "snapshot", version: 2, view: okeyView({ round_end, result }) });
+  assert.equal(overlay.hidden, false);
+  assert.equal(overlay.scrollTop, 0);
+  overlay.scrollTop = 250;                   // the player scrolls down to the racks
+  ws().deliver({ type: "snapshot", version: 3, view: okeyView({ round_end, result, deadline_kind: "next_round" }) });
+  assert.equal(overlay.scrollTop, 250);      // a redraw leaves the player where they are
+  ws().deliver({ type: "match_end", totals: result.scores });
+  assert.equal(q(root, "#match-over").hidden, false);
+  assert.equal(overlay.scrollTop, 0);
+  clearInterval(app.clockTimer);
+});

@@ -1,6 +1,6 @@
 // A small stand-in for the browser DOM, enough for TableApp to build, render and take
 // taps in `node --test` (no jsdom in this project). Selectors: comma lists of
-// compound selectors (tag, #id, .class, [attr] / [attr="v"]) with descendant spaces.
+// compound selectors (tag, #id, .class, [attr] / [attr="v"], :checked) with descendant spaces.
 // Import it before the table modules: it defines document, window, Node, CSS.
 
 // The apps under test keep their clock tick, heartbeat and reconnect timers running and
@@ -108,7 +108,7 @@ class Element extends Node {
 }
 
 function matchOne(el, simple) {
-  const re = /([a-zA-Z][\w-]*)|#([\w\\-]+)|\.([\w-]+)|\[([\w-]+)(?:="([^"]*)")?\]/g;
+  const re = /([a-zA-Z][\w-]*)|#([\w\\-]+)|\.([\w-]+)|\[([\w-]+)(?:="([^"]*)")?\]|(:checked)/g;
   let m, seen = 0;
   while ((m = re.exec(simple))) {
     seen += m[0].length;
@@ -119,6 +119,7 @@ function matchOne(el, simple) {
       const v = el.getAttribute(m[4]);
       if (v === null || (m[5] !== undefined && v !== m[5])) return false;
     }
+    if (m[6] && !el.checked) return false;
   }
   if (seen !== simple.length) throw new Error(`dom-shim: unsupported selector ${simple}`);
   return true;

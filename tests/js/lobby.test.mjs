@@ -100,3 +100,28 @@ test("coming back into view asks the lobby for the list again", () => {
   assert.deepEqual(page.sockets[0].sent, [{ type: "sync" }]);
   page.lobby.socket.close();
 });
+
+test("the move time is not asked while practice (no move clock) is ticked on a solo table", () => {
+  document.body.replaceChildren();
+  const radio = (value, checked) => { const r = el("input", { type: "radio", name: "mode", value }); r.checked = checked; return r; };
+  const solo = radio("solo", true);
+  const online = radio("online", false);
+  const practice = el("input", { type: "checkbox", name: "practice" });
+  practice.checked = true;                    // the form's initial value
+  const moveTime = el("div", { id: "f-move-time", "data-move-clock": "" });
+  const form = el("form", { class: "create-table" }, el("select", { name: "ruleset", value: "okey51" }), solo, online,
+    moveTime, el("div", { "data-modes": "solo" }, practice));
+  document.body.append(form);
+  startLobby(document);
+  assert.equal(moveTime.hidden, true);
+  practice.checked = false;
+  practice.dispatch("change");
+  assert.equal(moveTime.hidden, false);
+  practice.checked = true;
+  practice.dispatch("change");
+  assert.equal(moveTime.hidden, true);
+  // an online table always has a move clock, whatever the solo-only box says
+  [solo.checked, online.checked] = [false, true];
+  online.dispatch("change");
+  assert.equal(moveTime.hidden, false);
+});

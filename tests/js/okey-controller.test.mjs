@@ -154,3 +154,19 @@ test("the okey family's buttons and views", () => {
   const line = c.openingLine(tableState(okeyView({ ruleset: "okey17", threshold: 17, pairs_threshold: 27 }), ["K7", "K8", "K9", _, "B2", "B2"]));
   assert.deepEqual(line.map((p) => p.text), ["Melds: 8 = 8 of 17", "Pairs: 1 pair, 2 of 27 points"]);
 });
+
+test("a tap on the pile by the first player, dealt one tile more, says to discard and sends nothing", () => {
+  const rack = ["R1", "R2", "R3", _, "B9", "K9", "Y9", _, "K2", "Y11", "Y12", "Y13", _, "K5", "B4", "B5", "Y7"];
+  const start = tableState(okeyView({ moves: [] }), rack);
+  const { send, state } = gesture(start, { type: "draw" });
+  assert.equal(send, null);
+  assert.equal(state.notice, "You start with one tile more: discard one.");
+  // still so after an opening in that turn
+  const opened = tableState(okeyView({ moves: [{ number: 1, seat: 0, type: "open", result: "ok" }] }), rack);
+  assert.equal(gesture(opened, { type: "draw" }).send, null);
+  // after a draw, the server says why (the tile is already drawn)
+  const drawn = okeyView({ turn: 1, seat: 1, moves: [{ number: 1, seat: 0, type: "discard", result: "ok" }, { number: 2, seat: 1, type: "draw", result: "ok" }] });
+  assert.deepEqual(gesture(tableState(drawn, rack), { type: "draw" }).send, { action: { type: "draw" }, kind: "draw" });
+  // a view that cannot tell leaves it to the server too
+  assert.ok(gesture(tableState(okeyView(), rack), { type: "draw" }).send);
+});

@@ -7,7 +7,7 @@
 import { _ } from "./i18n.js";
 import { controllerFor } from "./controllers/index.js";
 import { perRowFor } from "./rack.js";
-import { myTurn, seated, started } from "./selectors.js";
+import { awaitingAnswer, myTurn, seated, started } from "./selectors.js";
 import { TableSocket, socketUrl } from "./socket.js";
 import { initialState, reduce } from "./state.js";
 import { persist, safeStorage, savedFor } from "./storage.js";
@@ -74,12 +74,13 @@ export class TableApp {
   /**
    * A gesture from a view: the controller answers local events and maybe an action.
    * The action goes out after the events, once the last refusal is cleared: a socket
-   * may answer at once (the demo's does), and that answer must stay on screen.
+   * may answer at once (the demo's does), and that answer must stay on screen. While an
+   * action is unanswered nothing more goes out (a double tap would be refused as stale).
    * @param {object} g see controllers/common.js
    */
   gesture(g) {
     const { events, send } = this.controller.gesture(this.state, g);
-    if (!send || this.state.blocked) { this.apply(events); return; }
+    if (!send || this.state.blocked || awaitingAnswer(this.state)) { this.apply(events); return; }
     this.apply([...events, { type: "sending" }], false);
     const id = this.socket.action(send.action);
     this.apply([id ? { type: "sent", id, kind: send.kind } : { type: "notice", text: _("Not connected. Reconnecting…") }]);

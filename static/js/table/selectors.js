@@ -22,6 +22,26 @@ export function myTurn(state) {
   return seated(state) && state.view.turn === state.view.seat && !roundOver(state);
 }
 
+/**
+ * Is an action of this browser still unanswered (sent, or acknowledged but its snapshot
+ * not yet here)? Another one sent now would carry an old version and be refused.
+ */
+export function awaitingAnswer(state) {
+  return Object.keys(state.pending).length > 0 || state.ackedVersion !== null;
+}
+
+/**
+ * okey: is the viewer the round's first player, in the turn that starts the round? They
+ * were dealt one tile more and skip the draw (RULES.md §1, §3): no other seat has moved
+ * yet in the round's moves (view.moves, from its first move on). False when the view
+ * cannot tell (no moves, or the first move already out of the window).
+ */
+export function startsRound(state) {
+  const v = state.view;
+  if (!myTurn(state) || v.phase !== "play" || !Array.isArray(v.moves)) return false;
+  return (!v.moves.length || v.moves[0].number === 1) && v.moves.every((m) => m.seat === v.seat);
+}
+
 /** Has the match been dealt? (A table still open has no rack counts.) */
 export function started(state) {
   const v = state.view;

@@ -37,6 +37,7 @@ export function initialState({ ruleset, tableId, assisted = false, players = nul
     sel: [],               // selected sources: "slot:3", "meld:1:0" (rami)
     pendingTake: null,     // okey: the previous seat's discard being placed (D-18)
     pending: {},           // action id -> kind, until its ack or error
+    ackedVersion: null,    // the version an ack announced, until its snapshot comes (selectors.js awaitingAnswer)
     sortKind: "runs",
     sortedOnce: false,     // the first sort of a fresh rack is done
     manualMoved: false,    // the player moved a tile since the last sort
@@ -74,7 +75,7 @@ export function reduce(state, event) {
 }
 
 function block(state, text) {
-  return { ...state, blocked: state.blocked || text, pending: {}, sel: [], pendingTake: null };
+  return { ...state, blocked: state.blocked || text, pending: {}, ackedVersion: null, sel: [], pendingTake: null };
 }
 
 function newRound(s, key, saved) {
@@ -88,9 +89,11 @@ function newRound(s, key, saved) {
   };
 }
 
-function snapshot(state, { view = {}, saved = {} }) {
+function snapshot(state, { version = null, view = {}, saved = {} }) {
   const prev = state.view;
   let s = { ...state, view, seeding: seedingOf(view) };
+  const at = version ?? view.version;
+  if (s.ackedVersion !== null && !(typeof at === "number" && at < s.ackedVersion)) s.ackedVersion = null;
   const key = rackKey(s.tableId, view);
   s = key !== s.rackKey ? newRound(s, key, saved.rack) : { ...s, rack: s.rack.clone() };
   if (s.pendingTake && !(myTurn(s) && view.phase === "draw" && prevTop(s) === s.pendingTake)) s.pendingTake = null;
@@ -132,12 +135,14 @@ function snapshot(state, { view = {}, saved = {} }) {
   return awayAfterSnapshot(s);
 }
 
-function ack(state, { id }) {
+function ack(state, { id, version }) {
   const pending = { ...state.pending };
   const kind = pending[id];
   delete pending[id];
-  // the snapshot that follows re-renders the rack
-  return { ...state, pending, pendingTake: kind === "take" ? null : state.pendingTake, sel: [], notice: "" };
+  // the snapshot that follows re-renders the rack; until it comes, an action would carry
+  // the version before this one and be refused stale_version
+  const ackedVersion = typeof version === "number" && version > ((state.view && state.view.version) ?? -1) ? version : null;
+  return { ...state, pending, ackedVersion, pendingTake: kind === "take" ? null : state.pendingTake, sel: [], notice: "" };
 }
 
 function error(state, f) {
@@ -155,6 +160,8 @@ function error(state, f) {
 }
 
 function connection(state, { status, code }) {
+  // a closed socket answers nothing more: what it left unanswered the resync shows
+  if (status === "closed") return { ...state, conn: status, pending: {}, ackedVersion: null };
   if (status !== "refused") return { ...state, conn: status };
   return block(state, code === 4401 ? _("You are signed out. Sign in again to play at this table.")
     : code === 4404 ? _("This table does not exist any more.")

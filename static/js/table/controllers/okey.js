@@ -7,7 +7,7 @@ import { _, fmt, ngettext } from "../i18n.js";
 import { addFit, analyse, meldMove } from "../melds.js";
 import { tileName } from "../moves.js";
 import { isWild } from "../tiles.js";
-import { myOpening, myTurn, okeyTile, prevTop, rackGroups, roundOver, seated, selectedSlots } from "../selectors.js";
+import { myOpening, myTurn, okeyTile, prevTop, rackGroups, roundOver, seated, selectedSlots, startsRound } from "../selectors.js";
 import { NOTHING, SPACER, after, common, dropped, events, notice, selectTile, sending, sortControls, tapSlot } from "./common.js";
 
 const DOUBLE_TAP_MS = 350;
@@ -225,7 +225,10 @@ export function okeyController(ruleset) {
     fits,
     gesture(state, g) {
       switch (g.type) {
-        case "draw": return sending({ type: "draw" });
+        // the server refuses that draw as wrong_phase, whose text (draw first, or you
+        // have drawn) fits neither the first player's start nor says what to do there
+        case "draw": return startsRound(state) ? notice(_("You start with one tile more: discard one."))
+          : sending({ type: "draw" });
         case "take": return toggleTake(state);
         case "open": return openMelds(state);
         case "open_pairs": return openPairs(state);

@@ -91,9 +91,13 @@ export class ScoreOverlay {
   }
 
   render(state) {
+    const shut = [this.scores.hidden, this.matchOver.hidden];
     this.renderScores(state);
     this.renderMatchOver(state);
     this.el.hidden = this.scores.hidden && this.matchOver.hidden;
+    // a card that appears is read from the top: the overlay opens there, and the match's
+    // ranking coming over a round's scores the player scrolled down in is not left above
+    if ((shut[0] && !this.scores.hidden) || (shut[1] && !this.matchOver.hidden)) this.el.scrollTop = 0;
     this.tick(state);
   }
 

@@ -6,6 +6,7 @@ Configuration comes from Django settings (`CELERY_*`): `memory://` broker when
 `celery -A okeysite beat`, deploy/supervisord.conf).
 """
 import os
+import sys
 
 from celery import Celery, signals
 from celery.app.amqp import AMQP
@@ -46,6 +47,16 @@ def close_old_connections(sender=None, **_kwargs):
         return
     close_old()
 
+
+def _forget_connection_pools():
+    # A forked child (Celery's prefork pool) opens its own pool: the parent's sessions,
+    # and the pool's threads that keep them, are the parent's.
+    wrapper = sys.modules.get("django.db.backends.postgresql.base")
+    if wrapper is not None:
+        wrapper.DatabaseWrapper._connection_pools.clear()
+
+
+os.register_at_fork(after_in_child=_forget_connection_pools)
 
 app = Celery("okeysite", amqp=BrokerAMQP)
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -39,6 +39,12 @@ def env_float(name, default):
     return float(value) if value not in (None, "") else default
 
 
+def env_int(name, default):
+    """`name` from the environment as an int (counts, such as pool sizes)."""
+    value = os.environ.get(name)
+    return int(value) if value not in (None, "") else default
+
+
 DEBUG = env_bool("DEBUG", False)  # True only on request: a debug 404 lists every URL pattern
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")  # the test client's host is added by tests
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
@@ -185,6 +191,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"timeout": 20, "transaction_mode": "IMMEDIATE",
          "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
     )
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+        "OKEY_DB_POOL", "PYTEST_VERSION" not in os.environ):
+    # One pool of PostgreSQL sessions per process, lent to whichever thread calls. Django's
+    # ASGI handler runs every HTTP request in a thread of its own, so a persistent
+    # connection served one request and was then dropped with its thread: a new session
+    # for every page and form (each lobby change's POST took 50-100 ms on an idle server).
+    # Pooled sessions also keep their prepared statements. OKEY_DB_POOL=0: one
+    # connection per thread, kept OKEY_DB_CONN_MAX_AGE seconds, as before.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the sessions (Django requires 0)
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env_int("OKEY_DB_POOL_MIN", 2),
+        "max_size": env_int("OKEY_DB_POOL_MAX", 16),
+        "timeout": 10,  # seconds a thread waits for a free session before the call fails
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("OKEY_DB_PREPARED", True):
     # Server-side binding with prepared statements: PostgreSQL parses and plans each of the
     # writer's statements once per connection instead of on every move (bench/commit_cost.py:

@@ -365,10 +365,12 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
         await self._forward(event, event["seat"])
 
     async def _forward(self, event, seat):
-        # A refresh that this socket's own connection caused (`origin`) is skipped: the
-        # socket already sent that snapshot.
+        # Skipped: a refresh this socket's own connection caused (`origin`: it sent that
+        # snapshot), and any older version (a broadcast in flight when the socket joined
+        # its groups, arriving after the newer snapshot it read: a window already dealt).
         own = event.get("origin") == self.channel_name
-        if event["version"] > self.sent_version or (event.get("refresh") and not own):
+        version = event["version"]
+        if version > self.sent_version or (event.get("refresh") and not own and version == self.sent_version):
             if "text" in event:
                 await self.send_view_text(event["version"], event["text"], event.get("lang"), seat)
             elif "view" in event:  # from a writer of the previous release, while a deploy rolls
@@ -379,7 +381,10 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
             await self.send_round_end(event["round_end"])
 
     async def table_seeding(self, event):
-        """Group message from `games.play.seeding`: a round's commitment before its deal."""
+        """Group message from `games.play.seeding`: a round's commitment before its deal,
+        {seeding, version}; dropped after a later version (its snapshots carry an open window)."""
+        if event.get("version", self.sent_version) < self.sent_version:
+            return
         if event.get("seeding"):
             await self.send_frame(dict(event["seeding"], type="seeding"))
 

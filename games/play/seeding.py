@@ -55,7 +55,8 @@ def begin_round(write, index):
         _deal(write, rnd, {})
         return
     write.open_seeding(timezone.now() + timedelta(seconds=window))
-    commit.send_to_table(table, {"type": "table.seeding", "seeding": rounds.seeding_frame(game, rnd)})
+    commit.send_to_table(table, {"type": "table.seeding", "version": game.version,
+                                 "seeding": rounds.seeding_frame(game, rnd)})
 
 
 def submit_seed(user, table_id, number, seed):

@@ -69,3 +69,33 @@ async def test_seeds_travel_on_the_socket_and_the_deal_follows_the_last(alice, b
     assert (await a.recv_type("error"))["code"] == "seed_closed"
     for client in (a, b, spectator):
         await client.close()
+
+
+async def test_a_broadcast_older_than_the_sockets_snapshot_is_not_forwarded(alice, bob, session_cookie):
+    # A broadcast still in flight when a socket joins its groups arrives after the newer
+    # snapshot that socket read itself: the seeding window of a round already dealt must
+    # not reach the player again (their seed would be refused seed_closed).
+    from channels.layers import get_channel_layer
+
+    table = await open_pair(alice, bob)
+    await database_sync_to_async(tables.start_match)(alice, table.pk)
+    window, committed = await round_state(table)
+    a = Client(table.pk, await database_sync_to_async(session_cookie)(alice))
+    assert (await a.connect())[0]
+    await a.recv_snapshot_at(window.version)
+    await a.send({"type": "seed", "round": 1, "seed": "a"})
+    await a.recv_type("seeded")  # bob is not connected: alice's seed deals the round
+    dealt = await a.recv_snapshot_at(window.version + 1)
+    assert "seeding" not in dealt["view"]
+    await a.drain()
+
+    layer, group = get_channel_layer(), f"table-{table.pk}"
+    stale_frame = {"round": 1, "commitment": committed.commitment, "deadline": 0, "sent": [False] * 4}
+    await layer.group_send(group, {"type": "table.seeding", "version": window.version, "seeding": stale_frame})
+    await layer.group_send(group, {"type": "table.update", "version": window.version, "refresh": True})
+    assert await a.comm.receive_nothing(timeout=0.5)
+    # a refresh of the version the socket has is still forwarded (seats changed at that version)
+    await layer.group_send(group, {"type": "table.update", "version": dealt["version"], "refresh": True})
+    again = await a.recv_type("snapshot")
+    assert again["version"] == dealt["version"] and "seeding" not in again["view"]
+    await a.close()

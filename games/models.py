@@ -96,8 +96,9 @@ class Table(models.Model):
 class Seat(models.Model):
     """One seat of a table: a human (`user`) or a computer (`user` None, `bot_level`).
 
-    `autoplay` means a computer plays the human's seat (two timeouts in a row or a
-    disconnect, RULES.md §6) until the human acts or reconnects.
+    `autoplay` means a computer plays the human's seat (two timeouts in a row, or a
+    disconnect at an online table: RULES.md §6; a solo table waits for its player) until
+    the human acts or reconnects.
     """
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")

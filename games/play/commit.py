@@ -185,13 +185,13 @@ class Write:
         turn the deadline stays while it fits who plays the seat to move; when a computer
         takes the seat over within the turn (a suspended player, a seat put on autoplay)
         it plays OKEY_BOT_STEP_DELAY later (a computer plays its whole turn in one
-        commit, `turns.run_bot_turn`), except for a player whose last socket
-        just closed in their own turn: the computer plays it after OKEY_DISCONNECT_GRACE
-        (never later than the player's clock), so the others do not wait out the move
-        time. A human taking the seat back before the computer acted in the turn keeps
-        the clock of the turn (the move time from the turn's start); after the computer
-        acted, a full move time. A practice table has no move clock: a human's turn has no
-        deadline.
+        commit, `turns.run_bot_turn`), except for a player whose last socket just closed
+        in their own turn at an online table (RULES.md §6; a solo table waits for its
+        player, `presence`): the computer plays it after OKEY_DISCONNECT_GRACE (never later
+        than the player's clock), so the others do not wait out the move time. A human
+        taking the seat back before the computer acted in the turn keeps the clock of the
+        turn (the move time from the turn's start); after the computer acted, a full move
+        time. A practice table has no move clock: a human's turn has no deadline.
         """
         game, table = self.game, self.table
         position = game.position

@@ -1,6 +1,10 @@
 """Presence on the commit path: a player's sockets opening, closing or going silent, and
 taking the seat back from autoplay (RULES.md §6, PLAYERS.md complaint 3: a dropped
 connection keeps the seat, a computer plays it meanwhile, the player gets it back on return).
+That stand-in is §6's rule for online tables, where other humans would wait for the seat; a
+solo table has nobody waiting and waits for its player (docs/rules-notes.md): a practice
+table without end, a timed one on its move clock (a turn that times out is still the
+computer's to play, two in a row put the seat on autoplay: D-16, §6 timeouts).
 
 Each socket has a `Connection` row that lives OKEY_PRESENCE_TTL seconds past its last
 refresh (the consumer refreshes it while its client keeps sending: the heartbeat). A seat
@@ -12,8 +16,8 @@ the seat "connected" for ever. The same rows give the per-user and per-IP socket
 
 Connections change what the others see (`connected`, `autoplay`) without moving the game
 on, so they keep the version unless who plays the seat to move changes: then the commit
-re-arms the deadline (the computer plays a disconnected player's turn after a short grace;
-a player back before the computer acted keeps the clock of the turn).
+re-arms the deadline (at an online table the computer plays a disconnected player's turn
+after a short grace; a player back before the computer acted keeps the clock of the turn).
 """
 import uuid
 from datetime import timedelta
@@ -38,14 +42,19 @@ def _give_back(write, seat):
             and game.deadline_kind == Game.Deadline.BOT and game.position.get("turn") == seat.index)
 
 
+def _stands_in(write):
+    # RULES.md §6: at an online table the others would wait out a dropped player, so a
+    # computer plays the seat meanwhile. At a solo table nobody waits: the table waits for
+    # its player, and only the move clock they chose (none when practising) hands a turn
+    # to the computer (turns.expire_turn).
+    return write.table.status == Table.Status.PLAYING and write.table.mode == Table.Mode.ONLINE
+
+
 def _takes_over(write, seat):
     # The seat's player is to move with their own clock running: the computer takes the turn.
-    # A practice table has no move clock (no deadline in a human's turn): a disconnect
-    # still hands the turn to the computer.
     game = write.game
-    clock = (Game.Deadline.MOVE, Game.Deadline.NONE) if write.table.practice else (Game.Deadline.MOVE,)
     return (write.table.status == Table.Status.PLAYING and game.position is not None
-            and not api.is_over(game.position) and game.deadline_kind in clock
+            and not api.is_over(game.position) and game.deadline_kind == Game.Deadline.MOVE
             and game.position.get("turn") == seat.index)
 
 
@@ -95,7 +104,7 @@ def _seat_disconnects(write, seat):
     before = (seat.connected, seat.autoplay)
     seat.connections = _live_count(seat)
     handover = False
-    if write.table.status == Table.Status.PLAYING and seat.connections == 0:
+    if _stands_in(write) and seat.connections == 0:
         handover = not seat.autoplay and _takes_over(write, seat)
         seat.autoplay = True
     return before, handover
@@ -114,11 +123,13 @@ def set_connected(user, table_id, connected, origin=None, channel=None):
 
     `channel` names the socket's `Connection` row (None: a row of its own is made on
     opening, and any one row of the seat goes on closing). The last live socket closing
-    during a match puts the seat on autoplay. In the seat's own turn the computer then
-    plays that turn after OKEY_DISCONNECT_GRACE (never later than the player's clock: the
-    others do not wait out the move time); in another seat's turn it plays the seat's next
-    turns. A socket opening gives the seat back: back within the grace, the player keeps
-    the turn with the clock they had. `origin` (a consumer's channel name) travels with the
+    during a match at an online table puts the seat on autoplay (RULES.md §6). In the
+    seat's own turn the computer then plays that turn after OKEY_DISCONNECT_GRACE (never
+    later than the player's clock: the others do not wait out the move time); in another
+    seat's turn it plays the seat's next turns. A solo table waits for its player instead:
+    no autoplay, the deadline stays (none at a practice table, the move clock else). A
+    socket opening gives the seat back: back within the grace, the player keeps the turn
+    with the clock they had. `origin` (a consumer's channel name) travels with the
     broadcast so the socket that connected, which sends its own snapshot, does not get it
     twice. Returns the seat index, or None when `user` is not seated (a closing socket's
     row goes either way). Raises TableError("not_found").
@@ -149,7 +160,8 @@ def set_connected(user, table_id, connected, origin=None, channel=None):
 def expire_connections():
     """Drop the `Connection` rows whose socket stopped refreshing them (its process died,
     or its client went silent) and treat each seat left without a live row as
-    disconnected (`set_connected(False)`: autoplay, the computer at its turn). Called by
+    disconnected (`set_connected(False)`: at an online table autoplay, the computer at its
+    turn; a solo table waits for its player). Called by
     the sweeper (`games.play.turns.sweep`). Returns the number of rows dropped."""
     now = timezone.now()
     expired = Connection.objects.filter(expires__lte=now)

@@ -81,7 +81,9 @@ def expire_turn(game_id, token):
 
     Does nothing (returns False) if the deadline moved on from the one of `token` or is
     not a move deadline; sends the timer again if it fired early. Two timeouts in a row put the seat
-    on autoplay (RULES.md §6). Returns True when it played.
+    on autoplay (RULES.md §6). At a timed solo table this is the one way a computer takes a
+    turn from a player who is away (the table waits for them, `presence`: the move clock
+    they chose, D-16, still runs). Returns True when it played.
     """
     with commit.locked_timer(game_id, token, Game.Deadline.MOVE) as write:
         if write is None:
@@ -151,8 +153,8 @@ def sweep(startup=False):
     process), then records the finished matches not yet recorded
     (`leaderboards.recording.record_pending`: a crash between a match's commit and its
     after-commit recording loses nothing), and drops the presence rows of sockets that
-    stopped refreshing them (`presence.expire_connections`: a seat whose sockets all died
-    goes on autoplay).
+    stopped refreshing them (`presence.expire_connections`: at an online table a seat
+    whose sockets all died goes on autoplay; a solo table waits for its player).
     Returns {"timers": timers sent, "recorded": matches recorded, "connections": rows dropped}.
     """
     now = timezone.now()

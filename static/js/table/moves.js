@@ -78,7 +78,8 @@ export function moveLine(view, move, nameOf) {
 
 /**
  * The viewer's own moves a computer played since the viewer last played themselves
- * (actor "timeout": a move time ran out, autoplay, a disconnect), oldest first.
+ * (actor "timeout": a move time ran out, autoplay, a disconnect at an online table;
+ * a solo table waits for its player, so only its move time gives a computer a turn), oldest first.
  * @param {object} view the snapshot's view
  * @returns {object[]} moves of view.moves; [] for a spectator
  */

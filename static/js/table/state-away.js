@@ -1,5 +1,6 @@
 // The reducer's part about a computer playing the viewer's seat (RULES.md §6: after a
-// move time ran out, two in a row put the seat on autoplay; a disconnect too): whether
+// move time ran out, two in a row put the seat on autoplay; a disconnect at an online
+// table too, a solo table waits for its player): whether
 // the seat was on autoplay since the player last played (so the note reads "welcome
 // back" rather than "time's up"), which note the player dismissed, and a `resume` sent.
 import { playedForMe } from "./moves.js";

@@ -20,7 +20,7 @@ export function playerName(view, seat) {
 
 /**
  * A label under a human's name when a computer plays their seat for now
- * (timeouts or disconnect, RULES.md §6), else null. Computer seats are named
+ * (timeouts, or a disconnect at an online table: RULES.md §6), else null. Computer seats are named
  * "Computer · level" by playerName (PLAYERS.md complaint 2).
  */
 export function playerLabel(view, seat) {

@@ -100,22 +100,3 @@ def test_practice_is_solo_only_and_on_in_the_lobby_form(client, alice):
                                           "move_time": "30", "bot_level": "normal", "practice": "on"})
     assert Table.objects.get(creator=alice, mode="solo").practice
 
-
-def test_a_practice_player_who_disconnects_in_their_turn_is_played_by_the_computer(alice):
-    table = tables.create_table(alice, "okey51", {"rounds": 1}, mode="solo", practice=True)
-    game = play_out(table, until=lambda g: g.position["turn"] == 0)
-    assert game.deadline_kind == ""
-    presence.set_connected(alice, table.pk, True)
-    presence.set_connected(alice, table.pk, False)
-    game = game_of(table)
-    assert game.deadline_kind == Game.Deadline.BOT and game.turn == 0
-    game = play_out(table)  # the computer plays her seat to the end
-    assert game.match.finished is not None
-    # back at the table: her seat again, still without a clock
-    table2 = tables.create_table(alice, "okey51", {"rounds": 1}, mode="solo", practice=True)
-    game = play_out(table2, until=lambda g: g.position["turn"] == 0)
-    presence.set_connected(alice, table2.pk, True)
-    presence.set_connected(alice, table2.pk, False)
-    presence.set_connected(alice, table2.pk, True)
-    game = game_of(table2)
-    assert game.deadline_kind == "" and game.turn == 0

@@ -151,8 +151,8 @@ def test_the_end_of_the_match_clears_the_deadline(alice):
     assert_cleared(game)
 
 
-def test_a_player_coming_back_during_the_computers_move_gets_a_full_move_time(alice, published):
-    table = solo_table(alice, move_time=30)
+def test_a_player_coming_back_during_the_computers_move_gets_a_full_move_time(alice, bob, published):
+    table = online_table(alice, bob)  # a solo table waits for its player: no computer to come back from
     assert presence.set_connected(alice, table.pk, True) == 0
     assert presence.set_connected(alice, table.pk, False) == 0  # the last socket closes: autoplay
     game = play_out(table, until=lambda g: g.deadline_kind == "bot" and g.position["turn"] == 0)

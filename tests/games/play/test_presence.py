@@ -3,13 +3,13 @@ import pytest
 
 from games.models import Seat
 from games.play import presence, tables
-from tests.games.play.helpers import game_of
+from tests.games.play.helpers import game_of, online_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_disconnect_puts_the_seat_on_autoplay_and_reconnect_gives_it_back(alice):
-    table = tables.create_table(alice, "okey51", {}, mode="solo")
+def test_disconnect_at_an_online_table_puts_the_seat_on_autoplay_and_reconnect_gives_it_back(alice, bob):
+    table = online_table(alice, bob)
     assert presence.set_connected(alice, table.pk, True) == 0
     assert presence.set_connected(alice, table.pk, False) == 0
     assert Seat.objects.get(table=table, index=0).autoplay is True

@@ -11,7 +11,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "okeysite.settings")
 get_asgi_application()  # sets Django up before anything imports models
 
 from okeysite import embedded  # noqa: E402
-from okeysite.gc_tuning import tune_gc  # noqa: E402
 from okeysite.routing import build_application  # noqa: E402
 from okeysite.ws_close import allow_protocol_close_codes  # noqa: E402
 
@@ -26,4 +25,3 @@ async def application(scope, receive, send):
 
 
 embedded.start_embedded_worker()
-tune_gc()  # last: what start-up loaded is frozen out of the collector's scans

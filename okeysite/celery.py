@@ -58,14 +58,6 @@ def _forget_connection_pools():
 
 os.register_at_fork(after_in_child=_forget_connection_pools)
 
-@signals.worker_process_init.connect
-def tune_worker_gc(**_kwargs):
-    """A Celery pool child, set up: the collector tuned as in daphne (`okeysite.gc_tuning`)."""
-    from okeysite.gc_tuning import tune_gc
-
-    tune_gc()
-
-
 app = Celery("okeysite", amqp=BrokerAMQP)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()

@@ -372,9 +372,9 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
         version = event["version"]
         if version > self.sent_version or (event.get("refresh") and not own and version == self.sent_version):
             if "text" in event:
-                await self.send_view_text(event["version"], event["text"], event.get("lang"), seat)
+                await self.send_view_text(version, event["text"], event.get("lang"), seat)
             elif "view" in event:  # from a writer of the previous release, while a deploy rolls
-                await self.send_view(event["version"], event["view"], seat)
+                await self.send_view(version, event["view"], seat)
             else:
                 await self.send_snapshot()
         if event.get("round_end"):

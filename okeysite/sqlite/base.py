@@ -12,6 +12,7 @@ Another process on the same file (a management command) still meets SQLite's own
 as before.
 """
 import threading
+from contextlib import nullcontext
 
 from django.db.backends.sqlite3 import base
 
@@ -30,23 +31,20 @@ def _writer_lock(name):
 class SQLiteCursorWrapper(base.SQLiteCursorWrapper):
     """Django's cursor; a write in autocommit mode holds the writer lock for its statement."""
 
-    def execute(self, query, params=None):
+    def _guard(self, query):
+        # A transaction already holds the lock (from BEGIN); a read never needs it.
         db = self._okey_db
-        if db.writer_held or not db.get_autocommit() or not _is_write(query):
-            return super().execute(query, params)
-        with db.writer_lock:
+        if db.writer_held or not db.get_autocommit() or not query.lstrip()[:7].upper().startswith(_WRITES):
+            return nullcontext()
+        return db.writer_lock
+
+    def execute(self, query, params=None):
+        with self._guard(query):
             return super().execute(query, params)
 
     def executemany(self, query, param_list):
-        db = self._okey_db
-        if db.writer_held or not db.get_autocommit() or not _is_write(query):
+        with self._guard(query):
             return super().executemany(query, param_list)
-        with db.writer_lock:
-            return super().executemany(query, param_list)
-
-
-def _is_write(query):
-    return query.lstrip()[:7].upper().startswith(_WRITES)
 
 
 class DatabaseWrapper(base.DatabaseWrapper):

@@ -29,15 +29,21 @@ def online_table(creator, *others, ruleset="okey51", options=None, **kwargs):
     return table
 
 
-def fixed_deal(table, seed="fixed"):
+def fixed_deal(table, seed="fixed", table_key=None):
     """Deal the first round of `table`'s started match again from the server seed
     `fairdeal.seed_from_text(seed)` (round number, table id and client seeds as the site
     deals them, so the round still verifies), keeping its deadline; the computers' choices
-    derive from the server seed too. Returns the game."""
+    derive from the server seed too. Returns the game.
+
+    The table id is part of the deal, and it depends on how many tables the tests before
+    created in the same database: `table_key` (str, a table id's characters) deals in
+    place of the id, the same round whichever test ran first (such a round no longer
+    verifies)."""
     game = game_of(table)
     rnd = game.round
     server_seed = fairdeal.seed_from_text(seed)
-    deal_seed = fairdeal.deal_seed(server_seed, rnd.number, str(table.pk), rnd.client_seeds)
+    key = str(table.pk) if table_key is None else table_key
+    deal_seed = fairdeal.deal_seed(server_seed, rnd.number, key, rnd.client_seeds)
     position = api.ruleset(table.ruleset).deal(table.options, deal_seed, table.players, rnd.first)
     Round.objects.filter(pk=rnd.pk).update(server_seed=server_seed, commitment=fairdeal.commitment(server_seed),
                                            initial_position=position)

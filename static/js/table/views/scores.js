@@ -17,7 +17,7 @@ import { tileEl } from "./tile.js";
  *   penalty_events?: {seat: number, amount: number, reason: string, tile: string|null, by: number|null}[]}} data
  *   scores: end-of-round amounts (points); penalties: in-round penalty points per seat;
  *   round_totals: their sum; totals: the match so far (RULES.md §3-5).
- * @returns {HTMLTableElement}
+ * @returns {HTMLDivElement} the table.scores in its div.scores-box
  */
 export function scoreTable(view, data) {
   // rami has no in-round penalties (RULES.md §5): no Penalties column, and its round
@@ -40,7 +40,9 @@ export function scoreTable(view, data) {
     const label = playerLabel(view, s);
     const mine = events ? events.filter((e) => e.seat === s) : [];
     rows.push(h("tr", { class: `score-row${s === view.seat ? " me" : ""}`, dataset: { seat: String(s) } },
-      h("th", { scope: "row" }, playerName(view, s), label ? h("small", { class: "who-label" }, label) : null,
+      // a name too long for its column ends in "…" (styles): the whole of it in the title
+      h("th", { scope: "row" }, h("span", { class: "score-name", title: playerName(view, s) }, playerName(view, s)),
+        label ? h("small", { class: "who-label" }, label) : null,
         teams ? h("small", { class: "partner-of" }, fmt(_("partner: %(name)s"), { name: playerName(view, (s + 2) % 4) })) : null),
       h("td", { class: "round-score" }, String((data.scores || [])[s] ?? "")),
       withPenalties ? h("td", { class: "round-penalty" }, penaltyCell((data.penalties || [])[s])) : null,
@@ -71,14 +73,16 @@ export function scoreTable(view, data) {
       withPenalties ? h("td", { class: "round-total" }, rt.length ? String(sum(rt, a)) : "") : null,
       h("td", { class: "match-total" }, String(Array.isArray(teamTotals) ? teamTotals[a] : sum(tot, a))))));
   }
-  return h("table", { class: "scores" },
+  // in a box of its own that scrolls sideways when the columns are still wider than the
+  // card (a small phone, long column titles): never a column cut off
+  return h("div", { class: "scores-box" }, h("table", { class: "scores" },
     h("thead", {}, h("tr", {},
       h("th", { scope: "col" }, _("Player")),
       h("th", { scope: "col" }, _("Round")),
       withPenalties ? h("th", { scope: "col" }, _("Penalties")) : null,
       withPenalties ? h("th", { scope: "col" }, _("Round total")) : null,
       h("th", { scope: "col" }, _("Match total")))),
-    h("tbody", {}, rows), foot);
+    h("tbody", {}, rows), foot));
 }
 
 export class ScoreOverlay {

@@ -307,6 +307,10 @@ _LOCK_BY_TABLE = Prepared(lambda table_id: _for_write().filter(table_id=table_id
 _LOCK_BY_GAME = Prepared(lambda game_id: _for_write().filter(pk=game_id))
 _SEATS = Prepared(lambda table_id: Seat.objects.filter(table_id=table_id)
                   .select_related("user", "user__player_settings").order_by("index"))
+# A timer's deadline read without a lock or a transaction: most timers find theirs moved on
+# (every human move leaves its move timer to fire for nothing), and a deadline that moved
+# on never comes back, so those are dropped before the locked read.
+_DEADLINE = Prepared(lambda game_id: Game.objects.filter(pk=game_id).only("deadline_kind", "deadline"))
 
 
 @contextmanager
@@ -327,12 +331,20 @@ def locked_timer(game_id, token, kind):
     timer task armed for the `kind` deadline (a `Game.Deadline`) whose `deadline_token` is
     `token` (int); yields None when the game is gone or its deadline moved on to another
     one (a late or duplicate task does nothing, ARCHITECTURE.md invariant 5)."""
+    if not _armed(_DEADLINE.get(game_id), token, kind):
+        yield None  # moved on before the lock: no transaction at all
+        return
     with transaction.atomic():
         game = _LOCK_BY_GAME.get(game_id)
-        if game is None or game.deadline_kind != kind or timer_args(game)[1] != token:
+        if not _armed(game, token, kind):
             yield None
         else:
             yield Write(game)
+
+
+def _armed(game, token, kind):
+    # Still the deadline the timer task was sent for: the same kind, the same instant.
+    return game is not None and game.deadline_kind == kind and timer_args(game)[1] == token
 
 
 def send_to_table(table, message):

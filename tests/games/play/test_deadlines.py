@@ -204,3 +204,24 @@ def test_closing_a_table_clears_the_deadline(alice, bob):
     assert after.version == game.version + 1
     assert_cleared(after)
     assert tasks.turn_timeout(*timer_args(game)) is False  # the timer sent before is void
+
+
+def test_a_timer_whose_deadline_moved_on_reads_one_row_and_opens_no_transaction(alice, published):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    table = solo_table(alice)
+    armed = game_of(table)
+    tile = armed.position["seats"][0]["rack"][0]
+    assert turns.submit_action(alice, table.pk, {"type": "discard", "tile": tile}, armed.version).ok
+    moved_on = game_of(table)
+    with CaptureQueriesContext(connection) as stale:
+        assert tasks.turn_timeout(*timer_args(armed)) is False  # the move was made in time
+    assert game_of(table).version == moved_on.version
+    assert len(stale.captured_queries) == 1  # the deadline read, without taking the game's lock
+    assert "FOR NO KEY UPDATE" not in stale.captured_queries[0]["sql"].upper()
+    # the computer's timer, still armed, takes the lock and plays
+    with CaptureQueriesContext(connection) as live:
+        assert tasks.bot_turn(*timer_args(moved_on)) is True
+    assert any("FOR NO KEY UPDATE" in q["sql"].upper() for q in live.captured_queries)
+    assert game_of(table).version == moved_on.version + 1

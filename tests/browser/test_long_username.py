@@ -1,7 +1,10 @@
 """A player whose username is as long as the sign-up form allows (150 characters, one
 word) still gets pages that fit a phone (390x844, touch): the header's name ends in "…"
-with the whole name in its title, the sign-in message wraps, and no page scrolls sideways.
+with the whole name in its title, the sign-in message wraps, and no page scrolls sideways;
+their online table's seats fit, and its row in the lobby keeps its Join button on screen.
 Screenshots go to test-artifacts/."""
+import re
+
 from tests.browser.conftest import shot
 from tests.browser.test_table_fit import SIZES
 
@@ -34,5 +37,20 @@ def test_a_very_long_username_does_not_widen_the_pages_of_a_phone(browser, live_
             # a mobile browser widens its layout viewport (innerWidth) to the page: compare with the screen
             assert m["scrollW"] <= PHONE_WIDTH, f"{name}: {m['scrollW']} px wide on a {PHONE_WIDTH} px phone"
             assert m["nav"] and m["nav"]["title"] == NAME and m["nav"]["right"] <= PHONE_WIDTH, m["nav"]
+        page.goto(live_server_url + "/")
+        page.check("input[name=mode][value=online]")
+        page.locator("form.create-table button[type=submit]").click()
+        page.wait_for_url(re.compile(r"/table/\d+/$"))
+        page.locator("#prestart-seats li.me").wait_for()
+        width = page.evaluate("document.documentElement.scrollWidth")
+        shot(page, "long-username-prestart-phone")
+        assert width <= PHONE_WIDTH, f"the waiting table is {width} px wide on a {PHONE_WIDTH} px phone"
+        page.goto(live_server_url + "/")
+        # the lobby's socket may redraw the rows: measure the button in the page itself
+        page.locator("#open-tables tbody tr button[type=submit]").first.wait_for()
+        right = page.evaluate("document.querySelector('#open-tables tbody tr button[type=submit]')"
+                              ".getBoundingClientRect().right")
+        shot(page, "long-username-open-tables-phone")
+        assert right <= PHONE_WIDTH, f"the Join button ends at {right} px, past the {PHONE_WIDTH} px screen"
     finally:
         context.close()

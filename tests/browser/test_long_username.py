@@ -1,7 +1,8 @@
 """A player whose username is as long as the sign-up form allows (150 characters, one
 word) still gets pages that fit a phone (390x844, touch): the header's name ends in "…"
 with the whole name in its title, the sign-in message wraps, and no page scrolls sideways;
-their online table's seats fit, and its row in the lobby keeps its Join button on screen.
+their online table's seats fit, its row in the lobby keeps its Join button on screen, and
+a watcher reads the whole "… is playing" line while it is their turn.
 Screenshots go to test-artifacts/."""
 import re
 
@@ -52,5 +53,23 @@ def test_a_very_long_username_does_not_widen_the_pages_of_a_phone(browser, live_
                               ".getBoundingClientRect().right")
         shot(page, "long-username-open-tables-phone")
         assert right <= PHONE_WIDTH, f"the Join button ends at {right} px, past the {PHONE_WIDTH} px screen"
+        page.goto(f"{live_server_url}/table/{page.locator('#open-tables tbody tr td').first.inner_text()}/")
+        page.locator("#start-btn").click()
+        page.locator("#rack .tile").first.wait_for(timeout=15_000)
+        watcher = browser.new_context(viewport=SIZES["phone"], has_touch=True, is_mobile=True)
+        try:
+            watch = watcher.new_page()
+            watch.goto(page.url)
+            # their turn lasts the move time (30 s), long enough to look
+            watch.wait_for_function("(n) => document.querySelector('#turn-status')?.textContent.includes(n)",
+                                    arg=NAME, timeout=30_000)
+            status = watch.evaluate("(() => { const e = document.querySelector('#turn-status');"
+                                    " return {right: e.getBoundingClientRect().right, scroll: e.scrollWidth,"
+                                    " client: e.clientWidth}; })()")
+            shot(watch, "long-username-watcher-phone")
+            assert status["right"] <= PHONE_WIDTH and status["scroll"] <= status["client"] + 1, \
+                f"the turn line is cut off: {status}"
+        finally:
+            watcher.close()
     finally:
         context.close()

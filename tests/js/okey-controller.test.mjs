@@ -164,9 +164,14 @@ test("a tap on the pile by the first player, dealt one tile more, says to discar
   // still so after an opening in that turn
   const opened = tableState(okeyView({ moves: [{ number: 1, seat: 0, type: "open", result: "ok" }] }), rack);
   assert.equal(gesture(opened, { type: "draw" }).send, null);
-  // after a draw, the server says why (the tile is already drawn)
+  // after a draw: the tile is drawn, say what comes next and send nothing
   const drawn = okeyView({ turn: 1, seat: 1, moves: [{ number: 1, seat: 0, type: "discard", result: "ok" }, { number: 2, seat: 1, type: "draw", result: "ok" }] });
-  assert.deepEqual(gesture(tableState(drawn, rack), { type: "draw" }).send, { action: { type: "draw" }, kind: "draw" });
+  const again = gesture(tableState(drawn, rack), { type: "draw" });
+  assert.equal(again.send, null);
+  assert.equal(again.state.notice, "You have drawn your tile: lay or add tiles, then discard one.");
+  // at the draw, the pile is drawn from
+  const toDraw = okeyView({ turn: 1, seat: 1, phase: "draw", moves: [{ number: 1, seat: 0, type: "discard", result: "ok" }] });
+  assert.deepEqual(gesture(tableState(toDraw, rack.slice(1)), { type: "draw" }).send, { action: { type: "draw" }, kind: "draw" });
   // a view that cannot tell leaves it to the server too
   assert.ok(gesture(tableState(okeyView(), rack), { type: "draw" }).send);
 });

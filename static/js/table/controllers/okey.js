@@ -196,6 +196,20 @@ function openingLine(state, facts) {
  * @param {"okey51"|"okey17"} ruleset
  * @returns {object} the controller (see controllers/index.js for its shape)
  */
+
+// A tap on the pile in the play phase: the tile is drawn already (or, for the round's
+// first player, was dealt). The server would refuse the draw as wrong_phase, whose text
+// (draw first, or you have drawn) says neither which nor what to do now: say it here and
+// send nothing.
+function drawFromPile(state) {
+  if (startsRound(state)) return notice(_("You start with one tile more: discard one."));
+  // (a view without its moves cannot tell the two apart: the server answers)
+  if (myTurn(state) && state.view.phase === "play" && Array.isArray(state.view.moves)) {
+    return notice(_("You have drawn your tile: lay or add tiles, then discard one."));
+  }
+  return sending({ type: "draw" });
+}
+
 export function okeyController(ruleset) {
   const facts = FACTS[ruleset] || FACTS.okey51;
   return {
@@ -225,10 +239,7 @@ export function okeyController(ruleset) {
     fits,
     gesture(state, g) {
       switch (g.type) {
-        // the server refuses that draw as wrong_phase, whose text (draw first, or you
-        // have drawn) fits neither the first player's start nor says what to do there
-        case "draw": return startsRound(state) ? notice(_("You start with one tile more: discard one."))
-          : sending({ type: "draw" });
+        case "draw": return drawFromPile(state);
         case "take": return toggleTake(state);
         case "open": return openMelds(state);
         case "open_pairs": return openPairs(state);

@@ -109,7 +109,7 @@ export class FairDealPanel {
     const revealed = end ? end.server_seed : v.seed;
     this.panel.dataset.phase = revealed ? "revealed" : "dealt";
     this.intro.textContent = revealed
-      ? fmt(_("Round %(n)s is over: its server seed is revealed. Verify deals it again in your browser."), { n: number })
+      ? fmt(_("Round %(n)s is over: its server seed is revealed. The Verify button deals it again in your browser."), { n: number })
       : fmt(_("Round %(n)s was dealt from this commitment; the server seed is revealed when the round is over."), { n: number });
     this.commitment.textContent = v.commitment;
     const seen = seenFor(state.tableId, number, this.ctx.storage);

@@ -33,7 +33,9 @@ DAPHNE_LIMITS = ["--websocket-max-message-size", "65536", "--websocket-max-frame
 # Every load-generator socket comes from 127.0.0.1, where a real site sees one address per
 # player: the per-address socket caps are lifted (the per-user cap stays).
 DEFAULT_KNOBS = {"OKEY_BOT_DELAY": "0.05", "OKEY_BOT_STEP_DELAY": "0.01", "OKEY_NEXT_ROUND_DELAY": "1",
-                 "OKEY_WS_MAX_PER_IP": "100000", "OKEY_WS_LOBBY_MAX_PER_IP": "100000"}
+                 "OKEY_WS_MAX_PER_IP": "100000", "OKEY_WS_LOBBY_MAX_PER_IP": "100000",
+                 # the lobby run's one creator makes a table per cycle, all left playing
+                 "OKEY_MAX_ACTIVE_TABLES": "1000", "OKEY_TABLES_PER_HOUR": "100000"}
 OWNER_KEY = "okeybench:owner"
 
 

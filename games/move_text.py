@@ -2,6 +2,7 @@
 from django.utils.translation import gettext, gettext_lazy as _, ngettext
 
 from games.errors import error_message
+from games.rules.tiles import tile_words
 
 # Short refusal reasons for the log ("bob opened … — refused: below the threshold").
 REFUSALS = {
@@ -12,7 +13,9 @@ REFUSALS = {
 
 
 def _tiles(tiles):
-    return " ".join(str(t) for t in tiles or [])
+    # named as the live table's move list names them ("red 5, okey as blue 5"), never the
+    # codes: a Turkish reader takes "K5" for kırmızı (red) where K is black
+    return ", ".join(tile_words(t) for t in tiles or [])
 
 
 def _melds(melds):
@@ -23,10 +26,11 @@ def describe_action(name, action):
     """One action as a sentence in the active language.
 
     Args: `name` (str, the player's display name), `action` (RULES.md §7 dict). Returns str,
-    e.g. "alice discarded K11", "bob opened with 2 melds (K10 K11 K12 · B13 Y13 R13)".
+    e.g. "alice discarded black 11", "bob opened with 2 melds (black 10, black 11, black 12 ·
+    blue 13, yellow 13, red 13)".
     """
     kind = action.get("type")
-    tile = action.get("tile")
+    tile = tile_words(action["tile"]) if action.get("tile") else action.get("tile")
     if kind == "draw":
         return gettext("%(name)s drew") % {"name": name}
     if kind == "discard":
@@ -90,10 +94,11 @@ def describe_penalty(names, event):
     """One in-round penalty event (a `Move.events` entry, RULES.md §3, §4) in words.
 
     Args: `names` (display name per seat), `event` {seat, amount, reason, tile, by}.
-    Returns str, e.g. "penalty tile K11: 100" or "discard R7 taken by bob: 70" (points).
+    Returns str, e.g. "penalty tile black 11: 100" or "discard red 7 taken by bob: 70" (points).
     """
     by = event.get("by")
     text = PENALTY_REASONS.get(event.get("reason"))
-    values = {"tile": event.get("tile") or "", "by": names[by] if by is not None and by < len(names) else ""}
+    values = {"tile": tile_words(event["tile"]) if event.get("tile") else "",
+              "by": names[by] if by is not None and by < len(names) else ""}
     what = str(text) % values if text is not None else str(event.get("reason"))
     return gettext("%(what)s: %(amount)s") % {"what": what, "amount": event.get("amount")}

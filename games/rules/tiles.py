@@ -30,6 +30,25 @@ def tile_name(tile: str) -> str:
     return pgettext("rules", "%(colour)s %(number)s") % {"colour": COLOUR_NAMES[face.colour], "number": face.number}
 
 
+def tile_words(text: str) -> str:
+    """Any tile of RULES.md §1 notation in words, as the live table's move list names it
+    (``tileName`` of ``static/js/table/moves.js``): ``"R5"`` -> "red 5", ``"F"`` -> "false
+    joker", ``"J"`` -> "joker", a wild in a meld ``"R6=B5"`` -> "okey as blue 5" (active
+    language). A string that is no tile comes back as it is (an old record's text)."""
+    try:
+        physical, represented = split_wild(text)
+        if represented:
+            wild = pgettext("rules", "joker") if physical == JOKER else pgettext("rules", "okey")
+            return pgettext("rules", "%(tile)s as %(as)s") % {"tile": wild, "as": tile_words(represented)}
+        if physical == JOKER:
+            return pgettext("rules", "joker")
+        if physical == FALSE_JOKER:
+            return pgettext("rules", "false joker")
+        return tile_name(physical)
+    except ValueError:  # BadTile included
+        return str(text)
+
+
 def tile_view(text: str, ruleset: str, indicator: str | None = None) -> dict:
     """What a page needs to draw one tile.
 

@@ -128,12 +128,12 @@ def test_the_match_page_tells_the_moves_in_words_and_how_to_check_the_deal(clien
     client.force_login(alice)
     page = client.get(reverse("match", args=[table.pk])).content.decode()
     assert "{&#x27;" not in page and "{'" not in page  # no dict reprs
-    assert "alice added B8 to meld 1" in page and "alice discarded B4" in page
-    assert "bob took the discard, then: bob added B4 to meld 1" in page and "bob discarded K1" in page
+    assert "alice added blue 8 to meld 1" in page and "alice discarded blue 4" in page
+    assert "bob took the discard, then: bob added blue 4 to meld 1" in page and "bob discarded black 1" in page
     assert "4 moves" in page
     assert rnd.server_seed in page and rnd.commitment in page and 'class="verify-btn' in page
     assert f'href="/table/{table.pk}/record/"' in page and 'href="/fairdeal.py"' in page
-    assert "penalty tile B4: 100" in page and "discard B4 taken by bob: 40" in page
+    assert "penalty tile blue 4: 100" in page and "discard blue 4 taken by bob: 40" in page
     assert "Computer 3 · normal" in page and "Computer 4 · normal" in page
 
 
@@ -154,7 +154,24 @@ def test_a_refused_move_that_costs_a_penalty_reads_as_refused(alice):
         text = describe_move("bob",
                              {"seat": 1, "type": "open", "melds": [["K10", "K11", "K12"], ["B13", "Y13", "R13"]]},
                              "below_threshold")
-    assert text == "bob opened with 2 melds (K10 K11 K12 · B13 Y13 R13) — refused: below the threshold"
+    assert text == ("bob opened with 2 melds (black 10, black 11, black 12 · blue 13, yellow 13, red 13)"
+                    " — refused: below the threshold")
+
+
+def test_the_move_log_names_tiles_in_the_readers_language_never_by_code(alice):
+    from django.utils import translation
+
+    from games.move_text import describe_move, describe_penalty
+
+    with translation.override("en"):
+        laid = describe_move("bob", {"seat": 1, "type": "meld", "tiles": ["R6=B5", "B6", "F", "J=K7"]})
+        assert laid == "bob laid okey as blue 5, blue 6, false joker, joker as black 7"
+    with translation.override("tr"):
+        # K is black: a Turkish reader would take "K5" for kırmızı (red)
+        text = describe_move("bob", {"seat": 1, "type": "discard", "tile": "K5"})
+        assert "siyah 5" in text and "K5" not in text
+        penalty = describe_penalty(["alice", "bob"], {"seat": 0, "amount": 100, "reason": "penalty_tile", "tile": "R5"})
+        assert "kırmızı 5" in penalty and "R5" not in penalty
 
 
 def test_team_tables_show_team_totals_on_the_match_page(client, alice):

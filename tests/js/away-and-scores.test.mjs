@@ -84,6 +84,21 @@ test("a refusal is cleared when the turn moves on", () => {
   clearInterval(app.clockTimer);
 });
 
+test("a refusal shows in the error's colours, the table's own hint calmly", () => {
+  const { app, root, ws } = start();
+  ws().deliver({ type: "snapshot", version: 1, view: okeyView({ turn: 0, phase: "play", moves: [
+    { number: 1, seat: 3, actor: "computer", type: "discard", result: "ok", tile: "B4", penalties: [] },
+    { number: 2, seat: 0, actor: "human", type: "draw", result: "ok", penalties: [] }] }) });
+  app.gesture({ type: "draw" });                  // the tile is drawn already: a hint, nothing sent
+  const box = q(root, "#error-box");
+  assert.equal(box.textContent, "You have drawn your tile: lay or add tiles, then discard one.");
+  assert.ok(box.classList.contains("shown") && box.classList.contains("hint"));
+  ws().deliver({ type: "error", id: "x", code: "not_your_turn", message: "It is not your turn." });
+  assert.equal(box.textContent, "It is not your turn.");
+  assert.ok(box.classList.contains("shown") && !box.classList.contains("hint"));
+  clearInterval(app.clockTimer);
+});
+
 test("the score table says how the round ended and shows every rack; rami has no Penalties column", () => {
   const { app, root, ws } = start("rami");
   const result = { finisher: 2, winner: 2, end: "rami", racks: [["R1", "J"], ["K5"], [], ["B2", "B3"]], scores: [-30, -5, 50, -5] };

@@ -50,6 +50,7 @@ export function initialState({ ruleset, tableId, assisted = false, players = nul
     matchOverClosed: false, // the player closed the match-over card
     penaltyWatch: null,    // a refused discard whose penalty the next snapshot shows
     notice: "",            // the error line (#error-box)
+    noticeHint: false,     // that line is the client's own hint (what to do), not a refusal
     conn: "connecting",    // the socket: connecting | open | closed
     blocked: null,         // why the player can no longer act here, or null
     lastTap: { key: null, at: 0 },   // for double taps
@@ -101,6 +102,7 @@ function snapshot(state, { version = null, view = {}, saved = {} }) {
     const now = (view.penalty || [])[view.seat] || 0;
     if (now > s.penaltyWatch.before) {
       s.notice = `${s.penaltyWatch.text} ${fmt(_("Penalty: %(n)s points."), { n: now - s.penaltyWatch.before })}`;
+      s.noticeHint = false;
       s.penaltyWatch = null;
     }
   }
@@ -156,7 +158,7 @@ function error(state, f) {
   // okey17 refused playable/joker discards keep their penalty: the next snapshot shows it
   const penaltyWatch = ["playable_discard", "joker_discard"].includes(f.code)
     ? { text: f.message || f.code, before: ((state.view && state.view.penalty) || [])[seat] || 0 } : null;
-  return { ...state, pending, notice: f.message || f.code || _("Refused"), penaltyWatch };
+  return { ...state, pending, notice: f.message || f.code || _("Refused"), noticeHint: false, penaltyWatch };
 }
 
 function connection(state, { status, code }) {
@@ -195,8 +197,8 @@ const HANDLERS = {
   tapped: (s, { key, at }) => ({ ...s, lastTap: { key, at }, fresh: [] }),
   /** the player touched the rack: the drawn tile is no longer marked */
   touched: (s) => ({ ...s, fresh: [] }),
-  /** {text}: the error line */
-  notice: (s, { text }) => ({ ...s, notice: text }),
+  /** {text}: the error line, as a hint of the client's own (nothing was refused) */
+  notice: (s, { text }) => ({ ...s, notice: text, noticeHint: true }),
   /** {kind: "runs"|"groups"|"pairs"}: the sort buttons */
   sort: (s, { kind }) => withRack(s, (r) => r.layout(sortRack(kind, s.ruleset, r.tiles(), okeyTile(s))),
     { sortKind: kind, manualMoved: false, sel: [] }),

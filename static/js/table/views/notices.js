@@ -8,6 +8,8 @@ export class ErrorBox {
   render(state) {
     if (this.el.textContent !== state.notice) this.el.textContent = state.notice;
     this.el.classList.toggle("shown", !!state.notice);
+    // a hint (what to do now) reads calmly; a refusal keeps the error's colours
+    this.el.classList.toggle("hint", !!state.notice && !!state.noticeHint);
   }
 }
 

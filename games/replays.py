@@ -17,6 +17,7 @@ from games.engine import api, fairdeal
 from games.engine.tiles import is_tile
 from games.models import Move
 from games.move_text import describe_move, describe_penalty
+from games.rules.tiles import tile_words
 from games.snapshot import computer_label
 
 MAX_RECORD_BYTES = 4 * 1024 * 1024
@@ -111,8 +112,9 @@ def round_frames(round_record, names):
     lines = move_lines(moves, names)
     for before, move, line in zip(positions, moves, lines):
         if move["action"].get("type") == "draw" and before.get("pile"):  # a replay hides nothing: say which tile
-            line["text"] = _("%(name)s drew %(tile)s") % {"name": names[line["seat"]], "tile": before["pile"][0]}
-            line["drawn"] = before["pile"][0]
+            drawn = before["pile"][0]
+            line["text"] = _("%(name)s drew %(tile)s") % {"name": names[line["seat"]], "tile": tile_words(drawn)}
+            line["drawn"] = drawn  # the code, for the page to mark the tile
     try:
         frames = [frame(p) for p in positions]
     except Exception as exc:  # noqa: BLE001 - a position the engine played but cannot show: a malformed file

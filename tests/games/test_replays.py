@@ -11,6 +11,7 @@ from django.test import Client
 from games import records
 from games.engine import api, fairdeal
 from games.models import Match, Move, Round
+from games.rules.tiles import tile_words
 from tests.games.play.helpers import play_out
 from tests.games.test_records import solo
 
@@ -46,7 +47,10 @@ def test_the_frames_of_a_round_are_the_engines_replay_of_its_moves(alice):
     assert replay["frames"][0]["indicator"] == rnd.initial_position["indicator"]
     draws = [(k, m) for k, m in enumerate(moves) if m.action["type"] == "draw"]
     k, draw = draws[0]
-    assert replay["moves"][k]["text"] == f"{data['players'][draw.seat]['name']} drew {positions[k]['pile'][0]}"
+    drawn = positions[k]["pile"][0]
+    # named in words as every other line is, never by its code; the code stays for the page
+    assert replay["moves"][k]["text"] == f"{data['players'][draw.seat]['name']} drew {tile_words(drawn)}"
+    assert replay["moves"][k]["drawn"] == drawn
     assert {line["actor"] for line in replay["moves"]} <= {"computer", "computer (time out)"}
 
     for bad in ("?round=2", "?round=9", "?round=x", "?round=0"):  # round 2 is being played

@@ -99,6 +99,18 @@ test("a refusal shows in the error's colours, the table's own hint calmly", () =
   clearInterval(app.clockTimer);
 });
 
+test("an action that could not go out (the socket is down) reads as an error, not as a hint", () => {
+  const { app, root, ws } = start();
+  ws().deliver({ type: "snapshot", version: 1, view: okeyView({ turn: 0, phase: "draw" }) });
+  ws().readyState = 3;                            // gone, its close not yet heard
+  app.gesture({ type: "draw" });                  // the draw is what to do, but it cannot go out
+  assert.equal(ws().sent.filter((f) => f.type === "action").length, 0);
+  const box = q(root, "#error-box");
+  assert.equal(box.textContent, "Not connected. Reconnecting…");
+  assert.ok(box.classList.contains("shown") && !box.classList.contains("hint"));
+  clearInterval(app.clockTimer);
+});
+
 test("the score table says how the round ended and shows every rack; rami has no Penalties column", () => {
   const { app, root, ws } = start("rami");
   const result = { finisher: 2, winner: 2, end: "rami", racks: [["R1", "J"], ["K5"], [], ["B2", "B3"]], scores: [-30, -5, 50, -5] };

@@ -83,7 +83,7 @@ export class TableApp {
     if (!send || this.state.blocked || awaitingAnswer(this.state)) { this.apply(events); return; }
     this.apply([...events, { type: "sending" }], false);
     const id = this.socket.action(send.action);
-    this.apply([id ? { type: "sent", id, kind: send.kind } : { type: "notice", text: _("Not connected. Reconnecting…") }]);
+    this.apply([id ? { type: "sent", id, kind: send.kind } : { type: "notice", text: _("Not connected. Reconnecting…"), hint: false }]);
   }
 
   /** Reduce `events` in order, save what changed, and (unless told not to) render. */

@@ -197,8 +197,9 @@ const HANDLERS = {
   tapped: (s, { key, at }) => ({ ...s, lastTap: { key, at }, fresh: [] }),
   /** the player touched the rack: the drawn tile is no longer marked */
   touched: (s) => ({ ...s, fresh: [] }),
-  /** {text}: the error line, as a hint of the client's own (nothing was refused) */
-  notice: (s, { text }) => ({ ...s, notice: text, noticeHint: true }),
+  /** {text, hint = true}: the error line; a hint of the client's own (nothing was refused)
+   * unless `hint` is false (the action could not go out: that reads as an error) */
+  notice: (s, { text, hint = true }) => ({ ...s, notice: text, noticeHint: hint }),
   /** {kind: "runs"|"groups"|"pairs"}: the sort buttons */
   sort: (s, { kind }) => withRack(s, (r) => r.layout(sortRack(kind, s.ruleset, r.tiles(), okeyTile(s))),
     { sortKind: kind, manualMoved: false, sel: [] }),

@@ -20,7 +20,9 @@ MEASURE = """() => {
       return {text: e.textContent.trim().slice(0, 20), left: r.left, right: r.right}; })
     .filter((c) => c.left < card.left - .5 || c.right > right + .5);
   const name = [...document.querySelectorAll('#score-table .score-row.me .score-name')]
-    .map((e) => ({title: e.title, clipped: e.scrollWidth > e.clientWidth}));
+    .map((e) => ({title: e.title,
+                  lines: Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)),
+                  clipped: e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight}));
   return {card: [card.left, card.right], vw: innerWidth, outside: cells, name};
 }"""
 
@@ -48,8 +50,9 @@ def test_the_score_table_shows_every_column_with_a_long_name(browser, live_serve
         expect(page.locator("#rack .tile").first).to_be_visible(timeout=15_000)
         play_turns_until_round_end(page, time.monotonic() + ROUND_SECONDS)
         expect(page.locator("#score-table .score-row")).to_have_count(4)
-        # five columns in 390 px: the name gives way, and says so with "…"
-        assert assert_fits(page, "phone")["name"][0]["clipped"]
+        # five columns in 390 px: the name gives way on two lines, and says so with "…"
+        name = assert_fits(page, "phone")["name"][0]
+        assert name["clipped"] and name["lines"] == 2, name
         desktop = browser.new_context(viewport=SIZES["desktop"])
         try:
             desktop.add_cookies(phone.cookies())

@@ -144,10 +144,11 @@ def shot(page, name: str) -> Path:
     return path
 
 
-def register(page, base_url: str, name: str, password: str = "tiles-and-racks-42") -> None:
-    """Sign up through allauth's form; leaves the browser logged in."""
+def register(page, base_url: str, name: str, password: str = "tiles-and-racks-42", email: str | None = None) -> None:
+    """Sign up through allauth's form (e-mail `<name>@example.com` unless `email` is given);
+    leaves the browser logged in."""
     page.goto(f"{base_url}/accounts/signup/")
-    page.fill("input[name=email]", f"{name}@example.com")
+    page.fill("input[name=email]", email or f"{name}@example.com")
     if page.locator("input[name=username]").count():
         page.fill("input[name=username]", name)
     page.fill("input[name=password1]", password)

@@ -6,11 +6,10 @@ a watcher reads the whole "… is playing" line while it is their turn.
 Screenshots go to test-artifacts/."""
 import re
 
-from tests.browser.conftest import shot
+from tests.browser.conftest import register, shot
 from tests.browser.test_table_fit import SIZES
 
 NAME = "L" * 150
-PASSWORD = "tiles-and-racks-42"
 PHONE_WIDTH = SIZES["phone"]["width"]
 
 WIDE = """() => ({scrollW: document.documentElement.scrollWidth,
@@ -22,14 +21,7 @@ def test_a_very_long_username_does_not_widen_the_pages_of_a_phone(browser, live_
     context = browser.new_context(viewport=SIZES["phone"], has_touch=True, is_mobile=True)
     page = context.new_page()
     try:
-        page.goto(f"{live_server_url}/accounts/signup/")
-        page.fill("input[name=email]", "longname@example.com")
-        page.fill("input[name=username]", NAME)
-        page.fill("input[name=password1]", PASSWORD)
-        if page.locator("input[name=password2]").count():
-            page.fill("input[name=password2]", PASSWORD)
-        page.locator("form button[type=submit]").last.click()
-        page.wait_for_load_state("networkidle")
+        register(page, live_server_url, NAME, email="longname@example.com")
         for path, name in (("", "lobby"), ("/players/me/", "profile")):
             if path:
                 page.goto(live_server_url + path)

@@ -12,10 +12,14 @@ REFUSALS = {
 }
 
 
-def _tiles(tiles):
-    # named as the live table's move list names them ("red 5, okey as blue 5"), never the
+def _tile(tile):
+    # named as the live table's move list names them ("red 5", "okey as blue 5"), never the
     # codes: a Turkish reader takes "K5" for kırmızı (red) where K is black
-    return ", ".join(tile_words(t) for t in tiles or [])
+    return tile_words(tile) if tile else ""
+
+
+def _tiles(tiles):
+    return ", ".join(_tile(t) for t in tiles or [])
 
 
 def _melds(melds):
@@ -30,7 +34,7 @@ def describe_action(name, action):
     blue 13, yellow 13, red 13)".
     """
     kind = action.get("type")
-    tile = tile_words(action["tile"]) if action.get("tile") else action.get("tile")
+    tile = _tile(action.get("tile"))
     if kind == "draw":
         return gettext("%(name)s drew") % {"name": name}
     if kind == "discard":
@@ -98,7 +102,6 @@ def describe_penalty(names, event):
     """
     by = event.get("by")
     text = PENALTY_REASONS.get(event.get("reason"))
-    values = {"tile": tile_words(event["tile"]) if event.get("tile") else "",
-              "by": names[by] if by is not None and by < len(names) else ""}
+    values = {"tile": _tile(event.get("tile")), "by": names[by] if by is not None and by < len(names) else ""}
     what = str(text) % values if text is not None else str(event.get("reason"))
     return gettext("%(what)s: %(amount)s") % {"what": what, "amount": event.get("amount")}

@@ -38,10 +38,11 @@ export function scoreTable(view, data) {
   const rows = [];
   for (let s = 0; s < n; s++) {
     const label = playerLabel(view, s);
+    const name = playerName(view, s);
     const mine = events ? events.filter((e) => e.seat === s) : [];
     rows.push(h("tr", { class: `score-row${s === view.seat ? " me" : ""}`, dataset: { seat: String(s) } },
-      // a name too long for its column ends in "…" (styles): the whole of it in the title
-      h("th", { scope: "row" }, h("span", { class: "score-name", title: playerName(view, s) }, playerName(view, s)),
+      // a name too long for its two lines ends in "…" (styles): the whole of it in the title
+      h("th", { scope: "row" }, h("span", { class: "score-name", title: name }, name),
         label ? h("small", { class: "who-label" }, label) : null,
         teams ? h("small", { class: "partner-of" }, fmt(_("partner: %(name)s"), { name: playerName(view, (s + 2) % 4) })) : null),
       h("td", { class: "round-score" }, String((data.scores || [])[s] ?? "")),
@@ -53,7 +54,7 @@ export function scoreTable(view, data) {
       const okey = (view.round_end && view.round_end.okey) || view.okey || null;
       rows.push(h("tr", { class: `rack-row${s === view.seat ? " me" : ""}`, dataset: { seat: String(s) } },
         h("td", { colspan: String(cols) }, racks[s].length
-          ? h("div", { class: "revealed-rack", "aria-label": fmt(_("Rack of %(name)s"), { name: playerName(view, s) }) },
+          ? h("div", { class: "revealed-rack", "aria-label": fmt(_("Rack of %(name)s"), { name }) },
             racks[s].map((t) => tileEl(t, { okey, ruleset: view.ruleset || "okey51", small: true })))
           : h("span", { class: "rack-empty" }, result.finisher === s ? _("finished: no tile left") : _("no tile left")))));
     }

@@ -1,22 +1,20 @@
 """The SQL every game version runs, built once: the reads (`Prepared`, querysets of a fixed
-shape compiled once per thread) and the two writes (`save_row`, `insert_rows`).
+shape compiled once per process) and the two writes (`save_row`, `insert_rows`).
 
 Django compiles a queryset's SQL anew each time it runs. For the game row locked with its
 table, match and round (some sixty columns) that costs about 2 ms of CPU, several times
 what PostgreSQL spends answering it, and it is paid on every move, computer step and timer
-(bench/commit_cost.py). `Prepared` compiles the queryset once in each thread (a
-compiler holds its thread's connection) and afterwards only runs the SQL with the new
-parameters, building the model instances the way Django's `ModelIterable` does: the same
-columns, converters and `select_related` objects.
+(bench/commit_cost.py). `Prepared` compiles the queryset once in each process and
+afterwards only runs the SQL with the new parameters on the calling thread's connection,
+building the model instances the way Django's `ModelIterable` does: the same columns,
+converters and `select_related` objects.
 
 Only for querysets whose parameters are exactly the call's arguments, in order (ids:
 `filter(pk=...)`; a slice is fine, it is written into the SQL), without annotations;
 anything else raises ValueError when first compiled, so a shape that would not fit is
 found by the tests, not in production.
 """
-import threading
-
-from django.db import connections
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models.query import get_related_populators
 from django.db.transaction import TransactionManagementError
 
@@ -27,14 +25,15 @@ class Prepared:
 
     def __init__(self, build):
         self.build = build
-        self._local = threading.local()
+        self._compiled = {}  # database alias -> what `_compile` keeps for it
 
-    def _compiled(self, args):
-        compiled = getattr(self._local, "compiled", None)
-        if compiled is not None and compiled[0] is connections[compiled[1]]:
-            return compiled
+    def _compile(self, args, alias, connection):
+        # Compiled once per process and database, not per thread: every HTTP request runs on a
+        # thread of its own, so a per-thread cache compiled again on every request. Only the
+        # SQL, the column layout and the converters are kept; each call runs them on its own
+        # thread's connection.
         queryset = self.build(*args)
-        compiler = queryset.query.get_compiler(using=queryset.db)
+        compiler = queryset.query.get_compiler(using=alias)
         sql, params = compiler.as_sql()
         if list(params) != list(args):
             raise ValueError(f"{queryset.model.__name__}: the parameters {params!r} are not the arguments {args!r}")
@@ -43,32 +42,36 @@ class Prepared:
             raise ValueError(f"{queryset.model.__name__}: annotations and known related objects are not supported")
         fields = klass_info["select_fields"]
         start, end = fields[0], fields[-1] + 1
+        converters = compiler.get_converters([s[0] for s in select[0:compiler.col_count]])
         compiled = (
-            connections[queryset.db], queryset.db, sql, compiler, klass_info["model"],
+            connection.vendor, sql, bool(compiler.query.select_for_update), klass_info["model"],
             [f[0].target.attname for f in select[start:end]], (start, end),
-            get_related_populators(klass_info, select, queryset.db),
-            compiler.get_converters([s[0] for s in select[0:compiler.col_count]]),
+            get_related_populators(klass_info, select, alias), list(converters.items()),
         )
-        self._local.compiled = compiled
+        self._compiled[alias] = compiled
         return compiled
 
     def fetch(self, *args):
         """The instances the queryset `build(*args)` would return (list), read with the SQL
-        compiled for this thread. Raises what the database raises."""
+        compiled for this process. Raises what the database raises."""
         if not all(type(a) is int for a in args):
             return list(self.build(*args))  # the compiled SQL is for ids only: Django checks the rest
-        connection, alias, sql, compiler, model, init_list, (start, end), populators, converters = (
-            self._compiled(args))
-        if compiler.query.select_for_update and not connection.in_atomic_block:
+        alias = DEFAULT_DB_ALIAS
+        connection = connections[alias]
+        compiled = self._compiled.get(alias)
+        if compiled is None or compiled[0] != connection.vendor:
+            compiled = self._compile(args, alias, connection)
+        _vendor, sql, for_update, model, init_list, (start, end), populators, converters = compiled
+        if for_update and not connection.in_atomic_block:
             # Django checks this when it compiles; the compiled SQL is run without that check
             raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
         with connection.cursor() as cursor:
             cursor.execute(sql, args)
             rows = cursor.fetchall()
-        if converters:
-            rows = compiler.apply_converters(rows, converters)
         out = []
         for row in rows:
+            if converters:
+                row = _converted(row, converters, connection)
             obj = model.from_db(alias, init_list, row[start:end])
             for populator in populators:
                 populator.populate(row, obj)
@@ -82,6 +85,17 @@ class Prepared:
         if len(found) > 1:
             raise ValueError(f"{len(found)} rows where one was expected")
         return found[0] if found else None
+
+
+def _converted(row, converters, connection):
+    # Django's `SQLCompiler.apply_converters` for one row, with the calling thread's connection
+    row = list(row)
+    for pos, (functions, expression) in converters:
+        value = row[pos]
+        for function in functions:
+            value = function(value, expression, connection)
+        row[pos] = value
+    return row
 
 
 # The two writes of every version, with their SQL built once per process: Django's

@@ -1,4 +1,4 @@
-"""The writer's per-version reads compiled once per thread (`games.play.prepared`) return
+"""The writer's per-version reads compiled once per process (`games.play.prepared`) return
 what the ORM returns: the same rows, fields, related objects and deferred fields, on the
 second call as on the first, and a shape they cannot serve is refused when first compiled."""
 import threading
@@ -43,15 +43,24 @@ def test_seats_come_in_order_with_their_users_and_none_for_an_unknown_table(alic
         assert commit._LOCK_BY_TABLE.get(table.pk + 1000) is None
 
 
-def test_each_thread_compiles_its_own_and_reads_the_same(alice, bob):
+def test_threads_share_the_compiled_sql_and_each_reads_on_its_own_connection(alice, bob):
+    # every HTTP request runs on a new thread: a per-thread compilation would be paid per request
     table = online_table(alice, bob)
+    expected = game_of(table)
+    SEATS.fetch(table.pk)
+    with transaction.atomic():
+        commit._LOCK_BY_TABLE.get(table.pk)
+    compiled = (SEATS._compiled["default"], commit._LOCK_BY_TABLE._compiled["default"])
     found = []
 
     def read():
+        from django.db import connection
         try:
-            found.append([s.index for s in SEATS.fetch(table.pk)])
+            with transaction.atomic():  # the lock needs this thread's own transaction
+                game = commit._LOCK_BY_TABLE.get(table.pk)
+            found.append(([s.index for s in SEATS.fetch(table.pk)], game.position == expected.position,
+                          game.table.options == expected.table.options))
         finally:
-            from django.db import connection
             connection.close()
 
     threads = [threading.Thread(target=read) for _ in range(3)]
@@ -59,7 +68,9 @@ def test_each_thread_compiles_its_own_and_reads_the_same(alice, bob):
         thread.start()
     for thread in threads:
         thread.join()
-    assert found == [[0, 1, 2, 3]] * 3
+    assert found == [([0, 1, 2, 3], True, True)] * 3
+    assert SEATS._compiled["default"] is compiled[0]
+    assert commit._LOCK_BY_TABLE._compiled["default"] is compiled[1]
 
 
 def test_recent_moves_hold_the_draw_count_of_the_round(alice, bob):

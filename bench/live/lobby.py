@@ -31,10 +31,15 @@ from bench.live.web import Browser, PageError, find_form
 
 
 class LobbySocket:
-    """One anonymous lobby socket; ``frames`` is [(perf_counter time, parsed frame)]."""
+    """One anonymous lobby socket; ``frames`` is [(perf_counter time, frame text)].
+
+    Frames are kept as text and parsed only once a change has reached every socket
+    (``parsed``): parsing 500 copies of the list while they arrive would delay the later
+    sockets' arrival times by the load generator's own work, and 500 sockets' worth of
+    parsed lists make its garbage collector pause (strings are not tracked)."""
 
     def __init__(self):
-        self.frames: list[tuple[float, dict]] = []
+        self.frames: list[tuple[float, str]] = []
         self.ws: wsclient.WebSocket | None = None
         self.task: asyncio.Task | None = None
 
@@ -44,11 +49,14 @@ class LobbySocket:
             text = await self.ws.recv()
             if text is None:
                 return
-            now = time.perf_counter()
-            try:
-                self.frames.append((now, json.loads(text)))
-            except ValueError:
-                self.frames.append((now, {}))
+            self.frames.append((time.perf_counter(), text))
+
+    def parsed(self, index: int) -> dict:
+        """Frame ``index`` as JSON ({} when it is not JSON)."""
+        try:
+            return json.loads(self.frames[index][1])
+        except ValueError:
+            return {}
 
 
 def _shows(kind: str, table_id: int):
@@ -77,17 +85,23 @@ async def _measure(stack, sockets: list[LobbySocket], kind: str, post, timeout: 
     extra_frames = 0
     deadline = t0 + timeout
     while len(got) < len(sockets) and time.perf_counter() < deadline:
+        # parse nothing while frames still arrive: wait until every socket waiting for the
+        # change has a frame it has not looked at (or the time is up)
+        if any(i not in got and marks[i] >= len(sock.frames) for i, sock in enumerate(sockets)):
+            await asyncio.sleep(0.005)
+            if time.perf_counter() < deadline:
+                continue
         for i, sock in enumerate(sockets):
             if i in got:
                 continue
             while marks[i] < len(sock.frames):
-                t, frame = sock.frames[marks[i]]
+                t = sock.frames[marks[i]][0]
+                frame = sock.parsed(marks[i])
                 marks[i] += 1
                 if check(frame):
                     got[i] = t - t0
                     break
                 extra_frames += 1
-        await asyncio.sleep(0.005)
     await asyncio.sleep(settle)
     after = await asyncio.to_thread(stack.pg_counters)
     delta = ({k: after[k] - before[k] for k in after if k != "server_xact_commit"}

@@ -23,7 +23,7 @@ from games.engine import api
 from games.errors import TableError
 from games.models import BOT_LEVEL_CHOICES, Game, Move, Seat, Table, ruleset_name
 from games.play import rounds
-from games.play.prepared import Prepared
+from games.play.prepared import Prepared, PreparedRows
 
 log = logging.getLogger("games.snapshot")
 
@@ -283,20 +283,14 @@ def open_tables():
     for a running table, round (1-based number of the round being played, or None) and
     seats [{name, computer (bool)}] in seat order.
 
-    Built on every lobby change, so from plain rows in three queries whatever the number
-    of tables: never a game's position or a round's deal (large JSON the list never shows),
-    no model instances."""
-    public = (Table.objects.filter(private=False, mode=Table.Mode.ONLINE)
-              .annotate(taken=Count("seats", filter=Q(seats__user__isnull=False)),
-                        chosen=F("creator__player_settings__display_name"))
-              .values(*_LOBBY_TABLE, "taken", "chosen", "creator__username").order_by("-created", "-id"))
-    # a rematch seats only the humans it invited: not offered to the lobby
-    waiting = list(public.filter(status=Table.Status.OPEN, rematch_deadline__isnull=True)[:100])
-    running = list(public.filter(status=Table.Status.PLAYING).annotate(round_index=F("game__round__index"))[:50])
+    Built on every lobby change, so from plain rows in three queries compiled once per
+    process, whatever the number of tables: never a game's position or a round's deal
+    (large JSON the list never shows), no model instances. The seats are read in their own
+    statement: a table that stops between the two shows no seats until the change that
+    stopped it sends the list again, a moment later."""
+    waiting, running = _LOBBY_WAITING.rows(), _LOBBY_RUNNING.rows()
     seats = {}
-    for row in (Seat.objects.filter(table__in=[t["id"] for t in running]).order_by("table_id", "index")
-                .values("table_id", "index", "user_id", "bot_level", "left", "user__username",
-                        "user__player_settings__display_name")):
+    for row in _LOBBY_RUNNING_SEATS.rows() if running else ():
         seats.setdefault(row["table_id"], []).append(row)
     out, labels = [], {}
     for row in waiting + running:
@@ -311,6 +305,28 @@ def open_tables():
 
 
 _LOBBY_TABLE = ("id", "ruleset", "options", "move_time", "assisted", "players", "status", "spectators", "quick")
+
+
+def _public_tables():
+    return (Table.objects.filter(private=False, mode=Table.Mode.ONLINE)
+            .annotate(taken=Count("seats", filter=Q(seats__user__isnull=False)),
+                      chosen=F("creator__player_settings__display_name"))
+            .values(*_LOBBY_TABLE, "taken", "chosen", "creator__username").order_by("-created", "-id"))
+
+
+def _running_tables():
+    return Table.objects.filter(private=False, mode=Table.Mode.ONLINE, status=Table.Status.PLAYING).order_by(
+        "-created", "-id")
+
+
+# a rematch seats only the humans it invited: not offered to the lobby
+_LOBBY_WAITING = PreparedRows(lambda: _public_tables().filter(status=Table.Status.OPEN,
+                                                              rematch_deadline__isnull=True)[:100])
+_LOBBY_RUNNING = PreparedRows(lambda: _public_tables().filter(status=Table.Status.PLAYING)
+                              .annotate(round_index=F("game__round__index"))[:50])
+_LOBBY_RUNNING_SEATS = PreparedRows(lambda: Seat.objects.filter(
+    table__in=_running_tables().values("id")[:50]).order_by("table_id", "index").values(
+    "table_id", "index", "user_id", "bot_level", "left", "user__username", "user__player_settings__display_name"))
 
 
 def _lobby_seat(row, labels):

@@ -6,9 +6,10 @@ import threading
 import pytest
 from django.db import transaction
 
+from games import snapshot
 from games.models import Game, Move, Seat
-from games.play import commit
-from games.play.prepared import Prepared
+from games.play import commit, tables
+from games.play.prepared import Prepared, PreparedRows
 from games.snapshot import MOVE_FIELDS, recent_moves
 from tests.games.play.helpers import fixed_deal, game_of, online_table, play_out
 
@@ -138,3 +139,21 @@ def test_moves_inserted_in_one_statement_read_back_as_bulk_create_writes_them(al
             (m.number, m.seat, m.action, m.result, m.actor, m.events, m.draw_no) for m in made]
         assert all(m.created is not None for m in stored)
     insert_rows([])
+
+
+def test_lobby_rows_read_with_compiled_sql_are_the_rows_the_orm_returns(alice, bob):
+    running = online_table(alice, bob, options={"rounds": 3})
+    waiting = tables.create_table(bob, "rami", {}, mode="online", move_time=60)
+    queries = (snapshot._LOBBY_WAITING, snapshot._LOBBY_RUNNING, snapshot._LOBBY_RUNNING_SEATS)
+    for _ in range(2):  # compiled on the first call, reused on the second
+        for prepared in queries:
+            assert prepared.rows() == list(prepared.build())
+    assert [row["id"] for row in snapshot._LOBBY_WAITING.rows()] == [waiting.pk]
+    (row,) = snapshot._LOBBY_RUNNING.rows()
+    assert (row["id"], row["options"]["rounds"], row["round_index"], row["taken"]) == (running.pk, 3, 0, 2)
+    assert [r["index"] for r in snapshot._LOBBY_RUNNING_SEATS.rows()] == [0, 1, 2, 3]
+
+
+def test_rows_of_a_queryset_that_is_not_values_are_refused():
+    with pytest.raises(ValueError):
+        PreparedRows(lambda: Seat.objects.all()).rows()

@@ -1,5 +1,5 @@
 """`/ws/lobby/`: the lobby's live list of tables (PROTOCOL.md), one precomputed frame per
-change forwarded to every lobby socket."""
+change forwarded to every lobby socket by the process's lobby relay (`games.lobby_relay`)."""
 import time
 from collections import Counter
 
@@ -8,8 +8,9 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
+from games import lobby_relay
 from games.errors import error_message
-from games.play.lobby import LOBBY_GROUP, lobby_frame
+from games.play.lobby import lobby_frame
 from games.sockets import CAP_CLOSE_CODE, DirectDispatch, HeartbeatMixin, client_address, dumps, scope_language
 
 
@@ -17,11 +18,12 @@ class LobbyConsumer(DirectDispatch, HeartbeatMixin, AsyncWebsocketConsumer):
     """`/ws/lobby/`: the list of open online tables, re-sent on every change.
 
     Server frame: {"type": "tables", "tables": [...games.snapshot.open_tables()]}, built once
-    per change by the writer and forwarded as it is (`lobby_update`). A client may send
+    per change by the writer and written as it is to every lobby socket of the process by
+    `games.lobby_relay` (the socket itself joins no group). A client may send
     {"type": "sync"} to get it again, and `ping` (answered `pong`, `HeartbeatMixin`).
     """
 
-    group = LOBBY_GROUP
+    lobby_pending = None  # frames held by the relay while connecting (list), else None
     close_when_idle = False  # a lobby socket holds no seat: silence costs nothing but its broadcasts
     # Live lobby sockets of this process per client address. Counted in memory, not in the
     # database like the table sockets: a lobby socket is anonymous and holds nothing, and a
@@ -40,9 +42,16 @@ class LobbyConsumer(DirectDispatch, HeartbeatMixin, AsyncWebsocketConsumer):
             await self.close(code=CAP_CLOSE_CODE)
             return
         self.per_address[self.address] += 1
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        # Registered before the list is read, so a change committed after the read reaches
+        # it; frames the relay brings meanwhile wait until the first list went out, in order,
+        # as they did in the socket's own channel queue.
+        self.lobby_pending = []
+        await lobby_relay.register(self)
         await self.send_tables()
+        while self.lobby_pending:
+            await self.send(text_data=self.lobby_pending.pop(0))
+        self.lobby_pending = None
 
     async def disconnect(self, code):
         if getattr(self, "address", None) is not None:
@@ -50,7 +59,7 @@ class LobbyConsumer(DirectDispatch, HeartbeatMixin, AsyncWebsocketConsumer):
             if self.per_address[self.address] <= 0:
                 del self.per_address[self.address]
             self.address = None
-        await self.channel_layer.group_discard(self.group, self.channel_name)
+        lobby_relay.unregister(self)
 
     async def send_tables(self):
         await self.send(text_data=await database_sync_to_async(lobby_frame)())
@@ -62,11 +71,3 @@ class LobbyConsumer(DirectDispatch, HeartbeatMixin, AsyncWebsocketConsumer):
             return
         self.last_sync = now
         await self.send_tables()
-
-    async def lobby_update(self, event):
-        """Group message from `games.play.lobby.send_lobby`: {frame (the `tables`
-        frame, serialised once for every lobby socket)}."""
-        if "frame" in event:
-            await self.send(text_data=event["frame"])
-        else:
-            await self.send_tables()

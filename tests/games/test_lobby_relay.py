@@ -1,0 +1,159 @@
+"""The lobby relay (`games.lobby_relay`): one member of the lobby group per process (event
+loop) writes every change to all of the process's lobby sockets, against the configured
+channel layer (Redis pub/sub with REDIS_URL, the in-memory layer without)."""
+import asyncio
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+
+from games import lobby_relay
+from games.play import tables
+from games.play.lobby import LOBBY_GROUP
+from tests.games.test_consumers import APP, TIMEOUT
+
+HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+
+
+@pytest.fixture(autouse=True)
+def _many_lobby_sockets_per_address(settings):
+    # every test socket comes from the same address: lift the per-address cap
+    settings.OKEY_WS_LOBBY_MAX_PER_IP = 1000
+
+
+async def open_lobby():
+    """A connected lobby socket whose first list was received; returns (communicator, tables)."""
+    comm = WebsocketCommunicator(APP, "/ws/lobby/", headers=HEADERS)
+    assert (await comm.connect(timeout=TIMEOUT))[0]
+    first = json.loads(await comm.receive_from(timeout=TIMEOUT))
+    assert first["type"] == "tables"
+    return comm, first["tables"]
+
+
+def lobby_members():
+    """The channels this process's layer (for the running loop) holds in the lobby group (set)."""
+    layer = get_channel_layer()
+    if hasattr(layer, "_get_layer"):  # RedisPubSubChannelLayer keeps one layer per event loop
+        inner = layer._get_layer()
+        return set(inner.groups.get(inner._get_group_channel_name(LOBBY_GROUP), ()))
+    return set(layer.groups.get(LOBBY_GROUP, {}))
+
+
+async def table_ids(comm):
+    frame = json.loads(await comm.receive_from(timeout=TIMEOUT))
+    assert frame["type"] == "tables"
+    return [t["id"] for t in frame["tables"]]
+
+
+async def eventually(predicate, seconds=5.0):
+    for _ in range(int(seconds / 0.02)):
+        if predicate():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("condition not reached")
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_every_lobby_socket_of_a_process_gets_a_change_through_one_group_member(alice):
+    sockets = [(await open_lobby())[0] for _ in range(60)]
+    relay = lobby_relay.relay_for(get_channel_layer())
+    assert len(relay.consumers) == 60
+    assert lobby_members() == {relay.channel}
+    table = await database_sync_to_async(tables.create_table)(alice, "okey51", {}, mode="online")
+    for comm in sockets:
+        assert await table_ids(comm) == [table.pk]
+    for comm in sockets:
+        assert await comm.receive_nothing(timeout=0.01)  # one frame per change, not one per member
+        await comm.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_disconnected_lobby_socket_gets_nothing_and_the_others_still_do(alice):
+    first, gone, last = [(await open_lobby())[0] for _ in range(3)]
+    await gone.disconnect()
+    table = await database_sync_to_async(tables.create_table)(alice, "okey51", {}, mode="online")
+    assert await table_ids(first) == [table.pk]
+    assert await table_ids(last) == [table.pk]
+    assert gone.output_queue.empty()
+    assert len(lobby_relay.relay_for(get_channel_layer()).consumers) == 2
+    await first.disconnect()
+    await last.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_relay_leaves_the_group_with_the_last_socket_and_joins_again_for_the_next(alice):
+    comm, _ = await open_lobby()
+    await comm.disconnect()
+    await eventually(lambda: not lobby_members())
+    again, _ = await open_lobby()
+    relay = lobby_relay.relay_for(get_channel_layer())
+    assert lobby_members() == {relay.channel}
+    table = await database_sync_to_async(tables.create_table)(alice, "okey51", {}, mode="online")
+    assert await table_ids(again) == [table.pk]
+    await again.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_relay_keeps_delivering_after_its_receive_fails(alice):
+    sockets = [(await open_lobby())[0] for _ in range(3)]
+    relay = lobby_relay.relay_for(get_channel_layer())
+    old = relay.channel
+    # what a lost subscription looks like to the relay: its pending receive ends by cancellation
+    relay.receiver.cancel()
+    await eventually(lambda: relay.channel not in (None, old))
+    assert relay.restarts == 1
+    assert lobby_members() == {relay.channel}  # the old channel left the group
+    table = await database_sync_to_async(tables.create_table)(alice, "okey51", {}, mode="online")
+    for comm in sockets:
+        assert await table_ids(comm) == [table.pk]
+        await comm.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_lobby_update_without_a_frame_makes_every_socket_read_the_list(alice):
+    table = await database_sync_to_async(tables.create_table)(alice, "okey51", {}, mode="online")
+    sockets = []
+    for _ in range(3):
+        comm, listed = await open_lobby()
+        assert [t["id"] for t in listed] == [table.pk]
+        sockets.append(comm)
+    await get_channel_layer().group_send(LOBBY_GROUP, {"type": "lobby.update"})
+    for comm in sockets:
+        assert await table_ids(comm) == [table.pk]
+        await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_relay_left_on_a_closed_event_loop_does_not_stop_the_next_loop_s_sockets(alice):
+    async def one_loop(disconnect):
+        comm, before = await open_lobby()
+        table = await database_sync_to_async(tables.create_table)(alice, "okey51", {}, mode="online")
+        assert sorted(await table_ids(comm)) == sorted([t["id"] for t in before] + [table.pk])
+        if disconnect:
+            await comm.disconnect()
+        # else the loop closes with the socket and its relay still running, as a test's may
+
+    asyncio.run(one_loop(disconnect=False))
+    asyncio.run(one_loop(disconnect=True))
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_relay_joins_the_group_again_after_the_layer_dropped_it(alice, monkeypatch):
+    monkeypatch.setattr(lobby_relay, "REJOIN_INTERVAL", 0.1)
+    comm, _ = await open_lobby()
+    relay = lobby_relay.relay_for(get_channel_layer())
+    # what the in-memory layer does to a member after its group expiry
+    await get_channel_layer().group_discard(LOBBY_GROUP, relay.channel)
+    assert not lobby_members()
+    await eventually(lambda: lobby_members() == {relay.channel})
+    table = await database_sync_to_async(tables.create_table)(alice, "okey51", {}, mode="online")
+    assert await table_ids(comm) == [table.pk]
+    await comm.disconnect()

@@ -11,6 +11,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "okeysite.settings")
 get_asgi_application()  # sets Django up before anything imports models
 
 from okeysite import embedded  # noqa: E402
+from okeysite.celery import warm_up  # noqa: E402
 from okeysite.routing import build_application  # noqa: E402
 from okeysite.ws_close import allow_protocol_close_codes  # noqa: E402
 
@@ -25,3 +26,4 @@ async def application(scope, receive, send):
 
 
 embedded.start_embedded_worker()
+warm_up()

@@ -19,8 +19,9 @@ OKEY_WS_WIRE_BURST), far above what the consumers allow (games/frames.py). daphn
 every incoming frame for the application without bound, so a client sending hundreds of
 thousands of frames a second filled memory and kept the process busy for everyone on it
 long before the consumer's own limiter had read enough frames to close it. Past the
-budget the socket is muted (daphne's own flag: later frames are dropped unread), sent a
-1008 close and cut a second later if the client does not finish the close handshake.
+budget later frames are dropped unread, the socket is sent a 1008 close and cut a second
+later if the client does not finish the close handshake; its consumer still hears the
+disconnect.
 """
 import logging
 import time
@@ -61,8 +62,13 @@ def allow_protocol_close_codes():
     original_message = WebSocketProtocol.onMessage
 
     def on_message(self, payload, isBinary):  # noqa: N803 - autobahn's signature
-        if not self.muted and not _within_wire_budget(self):
-            self.muted = True
+        # Our own flag, not daphne's `muted`: a muted socket's close never reaches the
+        # application (daphne sends no `websocket.disconnect`), so its consumer never ran
+        # `disconnect` and kept its slot in the per-address socket counts for good.
+        if getattr(self, "okey_over_budget", False):
+            return
+        if not _within_wire_budget(self):
+            self.okey_over_budget = True
             log.warning("closing %s: over the wire frame budget", getattr(self, "client_addr", "?"))
             self.sendCloseFrame(code=1008, isReply=False)
             self.factory._batched_timer.call_later(1.0, lambda: self.dropConnection(abort=True))

@@ -47,7 +47,8 @@ def test_bad_frames_get_their_close_codes_through_daphne(page, live_server_url):
 def unlimited_consumer_url(tmp_path):
     """A server whose consumers let every frame through: only the wire budget limits."""
     env = base_env(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", OKEY_WS_RATE="1000000",
-                   OKEY_WS_BURST="1000000", OKEY_WS_WIRE_RATE="10", OKEY_WS_WIRE_BURST="200")
+                   OKEY_WS_BURST="1000000", OKEY_WS_WIRE_RATE="10", OKEY_WS_WIRE_BURST="200",
+                   OKEY_WS_LOBBY_MAX_PER_IP="1")
     with serve(tmp_path, env, name="wire") as url:
         yield url
 
@@ -66,3 +67,34 @@ def test_a_flood_is_closed_on_the_wire_before_the_consumer_reads_it(page, unlimi
     assert len(errors) <= 200 and set(errors) <= {"bad_frame"}
     # a new socket of the same page works
     assert page.evaluate(PROBE, [['{"type": "teleport"}'], 1500]) == ["open", ["bad_frame"]]
+
+
+# Floods a new lobby socket with `count` frames; resolves with its close code (or "open").
+LOBBY_FLOOD = """async (count) => {
+  const ws = new WebSocket(location.origin.replace("http", "ws") + "/ws/lobby/");
+  const closed = new Promise((done) => { ws.onclose = (ev) => done(ev.code); });
+  await new Promise((done) => { ws.onopen = done; });
+  for (let i = 0; i < count; i++) ws.send('{"type": "sync"}');
+  return await Promise.race([closed, new Promise((done) => setTimeout(() => done("open"), 8000))]);
+}"""
+
+# Opens a lobby socket; resolves with the type of its first frame ("tables", or "error"
+# with the refusal's code), then closes it.
+LOBBY_FIRST = """async () => {
+  const ws = new WebSocket(location.origin.replace("http", "ws") + "/ws/lobby/");
+  const first = await new Promise((done) => { ws.onmessage = (ev) => done(JSON.parse(ev.data)); });
+  ws.close();
+  return first.type === "error" ? first.code : first.type;
+}"""
+
+
+def test_a_lobby_socket_closed_for_a_flood_gives_its_address_slot_back(page, unlimited_consumer_url):
+    # The address may hold one lobby socket: the flood's. The login page opens none.
+    page.goto(unlimited_consumer_url + "/accounts/login/")
+    assert page.evaluate(LOBBY_FLOOD, 3000) == 1008
+    for _ in range(20):  # the consumer's disconnect runs once the close handshake is over
+        first = page.evaluate(LOBBY_FIRST)
+        if first == "tables":
+            break
+        page.wait_for_timeout(250)
+    assert first == "tables"

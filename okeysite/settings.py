@@ -217,13 +217,28 @@ if os.environ.get("OKEY_TEST_DB_NAME"):
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- channels -----------------------------------------------------------------
+def redis_layer_host(url):
+    """The channel layer's host entry (dict) for the Redis at `url`: a command on a pooled
+    connection that Redis closed (it restarted) is sent again on a new connection, twice at
+    most, 50-500 ms apart. Without it the first broadcast of every process after a Redis
+    restart failed ("Connection closed by server") and was lost. A frame sent twice is
+    harmless: each is a whole state at a version."""
+    from redis.asyncio.retry import Retry
+    from redis.backoff import ExponentialBackoff
+    from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeoutError
+
+    return {"address": url, "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
+            "retry_on_error": [RedisConnectionError, RedisTimeoutError]}
+
+
 if EMBEDDED:
     CHANNEL_LAYERS = {"default": {"BACKEND": "okeysite.embedded.ServerLoopChannelLayer"}}
 else:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("OKEY_CHANNEL_PREFIX", "okeysite")},
+            "CONFIG": {"hosts": [redis_layer_host(REDIS_URL)],
+                       "prefix": os.environ.get("OKEY_CHANNEL_PREFIX", "okeysite")},
         }
     }
 

@@ -65,13 +65,8 @@ class Prepared:
         if for_update and not connection.in_atomic_block:
             # Django checks this when it compiles; the compiled SQL is run without that check
             raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
-        with connection.cursor() as cursor:
-            cursor.execute(sql, args)
-            rows = cursor.fetchall()
         out = []
-        for row in rows:
-            if converters:
-                row = _converted(row, converters, connection)
+        for row in _fetch_converted(connection, sql, args, converters):
             obj = model.from_db(alias, init_list, row[start:end])
             for populator in populators:
                 populator.populate(row, obj)
@@ -121,15 +116,15 @@ class PreparedRows:
         if compiled is None or compiled[0] != connection.vendor:
             compiled = self._compile(alias, connection)
         _vendor, sql, params, names, converters = compiled
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            fetched = cursor.fetchall()
-        out = []
-        for row in fetched:
-            if converters:
-                row = _converted(row, converters, connection)
-            out.append(dict(zip(names, row)))
-        return out
+        return [dict(zip(names, row)) for row in _fetch_converted(connection, sql, params, converters)]
+
+
+def _fetch_converted(connection, sql, params, converters):
+    # The rows of `sql` on `connection`, each through the kept converters
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    return [_converted(row, converters, connection) for row in rows] if converters else rows
 
 
 def _converted(row, converters, connection):

@@ -16,6 +16,7 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.live.bare_settings")
 django.setup()
 
+from channels.consumer import get_handler_name  # noqa: E402
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
@@ -26,6 +27,12 @@ MAX_SIZE = 64 * 1024
 
 class BareTableConsumer(AsyncWebsocketConsumer):
     """One seat's socket: ack the frame, group-send a snapshot-sized message."""
+
+    async def dispatch(self, message):
+        # Straight to the handler, as the product's sockets do (games.sockets.DirectDispatch):
+        # Channels' own dispatch first sends `close_old_connections` to a thread for every
+        # message, a cost the product does not pay and the floor must not either.
+        await getattr(self, get_handler_name(message))(message)
 
     async def connect(self):
         self.group = f"bare-{self.scope['url_route']['kwargs']['table']}"

@@ -66,6 +66,8 @@ class Stack:
     daphnes: int = 1
     workers: int = 1
     bare: bool = True
+    product: bool = True
+    server: str = "daphne"  # the ASGI server of the product and bare processes: daphne | uvicorn
     worker_args: list[str] = field(default_factory=list)
     tmp: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="okeybench-")))
     procs: list[Proc] = field(default_factory=list)
@@ -109,6 +111,19 @@ class Stack:
                            check=True, stdout=log, stderr=subprocess.STDOUT)
         return env
 
+    def prepare_layer(self) -> dict[str, str]:
+        """Claim Redis and build the environment of processes that use only the channel
+        layer (``product=False``: the bare app alone, as ``bench.floor`` runs it). No
+        database. Returns the environment."""
+        env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE")}
+        self.prefix = f"okeybench{os.getpid()}"
+        self.redis_url = self._claim_redis(os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0")
+        env.setdefault("SECRET_KEY", f"okeybench-layer-only-{os.urandom(24).hex()}")  # throw-away processes
+        env.update(REDIS_URL=self.redis_url, OKEY_CHANNEL_PREFIX=self.prefix, PYTHONUNBUFFERED="1",
+                   DJANGO_SETTINGS_MODULE="okeysite.settings", DATABASE_URL=f"sqlite:///{self.tmp / 'none.sqlite3'}")
+        self.env = env
+        return env
+
     def _pg(self, sql: str, params=None, fetch=False):
         import psycopg
 
@@ -135,7 +150,9 @@ class Stack:
                 client.close()
         raise SystemExit(f"no empty Redis database on {parts.netloc} to claim")
 
-    def _spawn(self, name: str, argv: list[str], env: dict[str, str], port: int | None = None) -> Proc:
+    def spawn(self, name: str, argv: list[str], env: dict[str, str], port: int | None = None) -> Proc:
+        """Start `argv` in a process group of its own with `env`, its output in a log of
+        `name` under the run's directory; stopped by :meth:`close`. Returns its Proc."""
         log = self.tmp / f"{name.replace(':', '-')}.log"
         with open(log, "ab") as out:  # the child keeps its own copy of the descriptor
             popen = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
@@ -148,17 +165,16 @@ class Stack:
         """Start the servers (after :meth:`prepare`) and wait until each answers HTTP."""
         py = sys.executable
         count = 1 if self.mode == "embedded" else self.daphnes
-        for _ in range(count):
+        for _ in range(count if self.product else 0):
             port = free_port()
-            self._spawn(f"daphne:{port}", [py, "-m", "daphne", *DAPHNE_LIMITS, "-b", "127.0.0.1", "-p", str(port),
-                                           "okeysite.asgi:application"], self.env, port)
-        if self.mode == "scaled":
+            self.spawn(f"{self.server}:{port}", self.server_argv("okeysite.asgi:application", port), self.env, port)
+        if self.mode == "scaled" and self.product:
             for i in range(self.workers):
-                self._spawn(f"celery-worker-{i + 1}", [py, "-m", "celery", "-A", "okeysite", "worker",
+                self.spawn(f"celery-worker-{i + 1}", [py, "-m", "celery", "-A", "okeysite", "worker",
                                                        "-n", f"{self.prefix}-{i + 1}@%h", "--loglevel=warning",
                                                        "--without-gossip", "--without-mingle", *self.worker_args],
                             self.env)
-            self._spawn("celery-beat", [py, "-m", "celery", "-A", "okeysite", "beat", "--loglevel=warning",
+            self.spawn("celery-beat", [py, "-m", "celery", "-A", "okeysite", "beat", "--loglevel=warning",
                                         "-s", str(self.tmp / "celerybeat-schedule")], self.env)
         if self.bare:
             bare_env = dict(self.env, DJANGO_SETTINGS_MODULE="bench.live.bare_settings")
@@ -166,13 +182,20 @@ class Stack:
                 bare_env["OKEY_CHANNEL_PREFIX"] = self.prefix + "bare"
             for _ in range(count):
                 port = free_port()
-                self._spawn(f"bare-daphne:{port}", [py, "-m", "daphne", *DAPHNE_LIMITS, "-b", "127.0.0.1",
-                                                    "-p", str(port), "bench.live.bare_app:application"],
-                            bare_env, port)
+                self.spawn(f"bare-{self.server}:{port}", self.server_argv("bench.live.bare_app:application", port),
+                           bare_env, port)
         deadline = time.monotonic() + 120
         for proc in self.procs:
             if proc.port is not None:
                 self._wait_http(proc, deadline)
+
+    def server_argv(self, app: str, port: int) -> list[str]:
+        """The command serving ASGI `app` on 127.0.0.1:`port` with `server`, both with the
+        site's 64 KiB WebSocket message limit (Makefile DAPHNE_LIMITS)."""
+        if self.server == "uvicorn":
+            return [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port), "--ws-max-size",
+                    "65536", "--no-access-log", "--log-level", "warning", "--lifespan", "off", app]
+        return [sys.executable, "-m", "daphne", *DAPHNE_LIMITS, "-b", "127.0.0.1", "-p", str(port), app]
 
     def _wait_http(self, proc: Proc, deadline: float) -> None:
         while time.monotonic() < deadline:

@@ -17,7 +17,8 @@ many versions per second its cores could carry if everything of ours cost nothin
   redis-server per task.
 - **channels**: the bare-Channels app of `bench.live_tables` (`bench.live.bare_app`) on
   `--daphne` processes and the Redis layer: per frame, an ack and a snapshot group-sent to
-  the table's two sockets. CPU of the server processes and redis-server per frame
+  the table's two sockets, each message dispatched straight to its handler as the
+  product's sockets do (`BARE_DISPATCH=direct`). CPU of the server processes and redis-server per frame
   (`--server uvicorn` needs `pip install 'uvicorn[standard]'`, not a project dependency).
 
 It ends with the floor of one okey51 version with two humans and two computers: one
@@ -235,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
             stack = Stack(mode="scaled", db="sqlite", daphnes=args.daphne, product=False, bare="channels" in parts,
                           server=args.server)
             stack.prepare_layer()
+            stack.env["BARE_DISPATCH"] = "direct"  # no thread hop per message: the product's sockets pay none
             if "channels" in parts:
                 stack.start()
                 r = measure_channels(stack, args.tables, args.frame_rate, args.size, args.seconds)

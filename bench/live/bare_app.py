@@ -23,16 +23,21 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.urls import path  # noqa: E402
 
 MAX_SIZE = 64 * 1024
+DIRECT = os.environ.get("BARE_DISPATCH") == "direct"
 
 
 class BareTableConsumer(AsyncWebsocketConsumer):
     """One seat's socket: ack the frame, group-send a snapshot-sized message."""
 
     async def dispatch(self, message):
-        # Straight to the handler, as the product's sockets do (games.sockets.DirectDispatch):
-        # Channels' own dispatch first sends `close_old_connections` to a thread for every
-        # message, a cost the product does not pay and the floor must not either.
-        await getattr(self, get_handler_name(message))(message)
+        # BARE_DISPATCH=direct (bench.floor): straight to the handler, as the product's
+        # sockets do (games.sockets.DirectDispatch). Channels' own dispatch, the default
+        # here because the live-tables comparison is plain Channels, first sends
+        # `close_old_connections` to a thread for every message.
+        if DIRECT:
+            await getattr(self, get_handler_name(message))(message)
+        else:
+            await super().dispatch(message)
 
     async def connect(self):
         self.group = f"bare-{self.scope['url_route']['kwargs']['table']}"

@@ -128,7 +128,7 @@ def measure_pg(base_url: str, clients: int, transactions: int, synchronous: bool
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def measure_celery(stack: Stack, tasks: int, rate: float) -> dict:
+def measure_celery(stack: Stack, tasks: int, rate: float, worker_args: list[str]) -> dict:
     """Send `tasks` timer tasks at `rate` per second to a worker of `bench.floor_celery`
     and wait until every one ran. Returns {"tasks_per_s", "sender_ms", "worker_ms", "redis_ms"}
     (CPU ms per task)."""
@@ -138,7 +138,7 @@ def measure_celery(stack: Stack, tasks: int, rate: float) -> dict:
 
     worker = stack.spawn("floor-worker", [sys.executable, "-m", "celery", "-A", "bench.floor_celery", "worker",
                                            "-n", f"{stack.prefix}-floor@%h", "--loglevel=warning",
-                                           "--without-gossip", "--without-mingle"], env)
+                                           "--without-gossip", "--without-mingle", *worker_args], env)
     import redis
 
     counter = redis.Redis.from_url(stack.redis_url)
@@ -208,6 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--transactions", type=int, default=6000)
     p.add_argument("--tasks", type=int, default=3000)
     p.add_argument("--task-rate", type=float, default=300.0, help="timer tasks sent per second (300)")
+    p.add_argument("--worker-arg", action="append", default=[], help="passed to the celery worker (--pool=solo ...)")
     p.add_argument("--daphne", type=int, default=2, help="server processes of the bare app (2)")
     p.add_argument("--server", choices=("daphne", "uvicorn"), default="daphne", help="ASGI server (daphne)")
     p.add_argument("--tables", type=int, default=100, help="bare tables of two sockets (100)")
@@ -246,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
                       f"others p50 / p99 {r['others']['p50']:.1f} / {r['others']['p99']:.1f} ms")
                 floor["channels"] = r["daphne_ms"] + r["redis_ms"]
             if "celery" in parts:
-                r = measure_celery(stack, args.tasks, args.task_rate)
+                r = measure_celery(stack, args.tasks, args.task_rate, args.worker_arg)
                 print(f"  celery {r['tasks_per_s']:8.0f} tasks/s; CPU ms per task: sender {r['sender_ms']:.3f}, "
                       f"worker {r['worker_ms']:.3f}, redis {r['redis_ms']:.3f}")
                 floor["celery"] = TURN_SHARE * (r["sender_ms"] + r["worker_ms"] + r["redis_ms"])

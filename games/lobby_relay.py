@@ -23,6 +23,7 @@ import logging
 import weakref
 
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 
 from games.play.lobby import LOBBY_GROUP, lobby_frame
 
@@ -184,9 +185,10 @@ def relay_for(layer):
 
 
 async def register(consumer):
-    """`consumer` (with `channel_layer`, an accepted socket) gets every lobby frame from
-    now on (`LobbyRelay.add`). Returns None."""
-    await relay_for(consumer.channel_layer).add(consumer)
+    """`consumer` (an accepted socket; it needs no channel of its own) gets every lobby
+    frame from now on, through the relay of the process's default channel layer
+    (`LobbyRelay.add`). Returns None."""
+    await relay_for(get_channel_layer()).add(consumer)
 
 
 def unregister(consumer):
@@ -196,6 +198,6 @@ def unregister(consumer):
         loop = asyncio.get_running_loop()
     except RuntimeError:
         return
-    relay = _relays.get((loop, consumer.channel_layer))
+    relay = _relays.get((loop, get_channel_layer()))
     if relay is not None:
         relay.discard(consumer)

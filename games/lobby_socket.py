@@ -23,6 +23,10 @@ class LobbyConsumer(DirectDispatch, HeartbeatMixin, AsyncWebsocketConsumer):
     {"type": "sync"} to get it again, and `ping` (answered `pong`, `HeartbeatMixin`).
     """
 
+    # No channel of its own: the relay writes to the socket directly, so a channel (a Redis
+    # subscription and a receive task per socket in pub/sub mode) would only cost. Channels
+    # makes none for an alias with no layer configured.
+    channel_layer_alias = "lobby-sockets-have-no-channel"
     lobby_pending = None  # frames held by the relay while connecting (list), else None
     close_when_idle = False  # a lobby socket holds no seat: silence costs nothing but its broadcasts
     # Live lobby sockets of this process per client address. Counted in memory, not in the

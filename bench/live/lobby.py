@@ -26,6 +26,7 @@ import re
 import time
 
 from bench.live import wsclient
+from bench.live.procstat import Meter
 from bench.live.stats import summary
 from bench.live.web import Browser, PageError, find_form
 
@@ -119,6 +120,9 @@ async def run_lobby(stack, host: str, ports: list[int], count: int, changes: int
     users = await asyncio.to_thread(stack.make_users, 2, "lobbyuser")
     creator, joiner = (Browser(host, ports, u["cookies"]) for u in users)
     sockets = []
+    connect_start = time.perf_counter()
+    servers = Meter({name: pid for name, pid in stack.roots().items() if name.startswith("daphne")})
+    servers.start()
     for i in range(count):
         sock = LobbySocket()
         port = ports[i % len(ports)]
@@ -129,6 +133,9 @@ async def run_lobby(stack, host: str, ports: list[int], count: int, changes: int
     while any(not s.frames for s in sockets) and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
     initial = sum(1 for s in sockets if s.frames)
+    connect_seconds = time.perf_counter() - connect_start  # one socket after the other, each to its first list
+    servers.stop()
+    connect_cpu = sum(p["cpu_seconds"] for p in servers.report()["processes"].values())
     await asyncio.sleep(settle)
 
     records = []
@@ -185,7 +192,8 @@ async def run_lobby(stack, host: str, ports: list[int], count: int, changes: int
     alls = [r["all_ms"] / 1000 for r in records if r["all_ms"] is not None]
     pg = [r["pg"] for r in records if r["pg"]]
     return {
-        "sockets": count, "connected": initial, "changes": records,
+        "sockets": count, "connected": initial, "connect_seconds": round(connect_seconds, 2),
+        "connect_server_cpu_ms_per_socket": round(1000 * connect_cpu / max(count, 1), 2), "changes": records,
         "per_socket": summary(every), "all_sockets": summary(alls),
         "missing": sum(r["missing"] for r in records),
         "xact_commit_per_change": _per_kind(records, "xact_commit") if pg else None,

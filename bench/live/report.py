@@ -83,7 +83,9 @@ def tables_block(r: dict) -> str:
 
 def lobby_block(r: dict) -> str:
     """One lobby size's figures as text."""
-    lines = [f"== {r['mode']} · lobby: {r['sockets']} sockets ({r['connected']} got the first list) · "
+    lines = [f"== {r['mode']} · lobby: {r['sockets']} sockets ({r['connected']} got the first list, "
+             f"connected one after the other in {r.get('connect_seconds', 0):.1f} s, "
+             f"{r.get('connect_server_cpu_ms_per_socket', 0):.2f} ms of server CPU each) · "
              f"{len(r['changes'])} changes ==", _machine(r["meter"]),
              f"  change reaches a socket, p50 / p99: {_pair(r['per_socket'])} ms; reaches every socket "
              f"(per change) p50 / p99: {_pair(r['all_sockets'])} ms; missing {r['missing']}"]

@@ -70,6 +70,27 @@ async def test_every_lobby_socket_of_a_process_gets_a_change_through_one_group_m
         await comm.disconnect()
 
 
+def layer_channels():
+    """The channel names the process's layer (for the running loop) holds a queue for (set)."""
+    layer = get_channel_layer()
+    inner = layer._get_layer() if hasattr(layer, "_get_layer") else layer
+    return set(inner.channels)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_lobby_sockets_open_no_channel_of_their_own(alice):
+    # The relay writes to them directly: a channel per socket would be a subscription and a
+    # receive task for nothing.
+    sockets = [(await open_lobby())[0] for _ in range(5)]
+    relay = lobby_relay.relay_for(get_channel_layer())
+    assert layer_channels() == {relay.channel}
+    table = await database_sync_to_async(tables.create_table)(alice, "okey51", {}, mode="online")
+    for comm in sockets:
+        assert await table_ids(comm) == [table.pk]
+        await comm.disconnect()
+
+
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_a_disconnected_lobby_socket_gets_nothing_and_the_others_still_do(alice):

@@ -9,9 +9,11 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
+from bench.stack import PrivateRedis
 from games import lobby_relay
 from games.play import tables
 from games.play.lobby import LOBBY_GROUP
+from okeysite.settings import redis_layer_host
 from tests.games.test_consumers import APP, TIMEOUT
 
 HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
@@ -178,3 +180,26 @@ async def test_the_relay_joins_the_group_again_after_the_layer_dropped_it(alice,
     table = await database_sync_to_async(tables.create_table)(alice, "okey51", {}, mode="online")
     assert await table_ids(comm) == [table.pk]
     await comm.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_lobby_opened_while_redis_is_down_gets_its_list_and_the_changes_once_redis_is_back(
+        alice, settings, tmp_path):
+    # A private Redis, never the machine's shared one, that is not running yet.
+    server = PrivateRedis(tmp_path)
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                                           "CONFIG": {"hosts": [redis_layer_host(server.url)],
+                                                      "prefix": "lobbydown"}}}
+    try:
+        comm, listed = await open_lobby()  # the list is read from the database, not the layer
+        assert listed == []
+        await asyncio.to_thread(server.start)
+        relay = lobby_relay.relay_for(get_channel_layer())
+        await eventually(lambda: relay.channel in lobby_members(), seconds=15)
+        table = await database_sync_to_async(tables.create_table)(alice, "okey51", {}, mode="online")
+        assert await table_ids(comm) == [table.pk]
+        await comm.disconnect()
+        await get_channel_layer().flush()
+    finally:
+        server.stop()

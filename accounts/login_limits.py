@@ -15,6 +15,7 @@ login takes back what its own attempt counted, so an owner's logins never add up
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core.internal import ratelimit
 from django import forms
+from django.contrib.auth import get_user_model
 from django.contrib.sites.shortcuts import get_current_site
 
 from accounts.display_names import COMPUTER_NAME_MESSAGE, reads_as_computer
@@ -48,7 +49,16 @@ class AccountAdapter(DefaultAccountAdapter):
         return username
 
     def _login(self, credentials):
-        return (credentials.get("email") or credentials.get("username") or "").strip().lower()
+        # One key per account whichever way it was named: a player logs in with their user
+        # name or their e-mail (settings.ACCOUNT_LOGIN_METHODS), and a guesser must not get
+        # twice the attempts by alternating the two. A user name is keyed by its account's
+        # e-mail; an unknown name stays its own key.
+        email = (credentials.get("email") or "").strip().lower()
+        if email:
+            return email
+        username = (credentials.get("username") or "").strip()
+        found = get_user_model().objects.filter(username__iexact=username).values_list("email", flat=True).first()
+        return (found or username).strip().lower()
 
     def _limit_keys(self, request, credentials):
         site = get_current_site(request).domain

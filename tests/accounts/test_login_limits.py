@@ -28,10 +28,11 @@ def owner(django_user_model):
     return django_user_model.objects.create_user(name, f"{name}@example.com", "Right-password-42")
 
 
-def login(user, password, address):
-    """POST the login form from `address`; returns (logged in?, page text)."""
+def login(user, password, address, by="email"):
+    """POST the login form from `address`, naming the account by its `by` ("email" or
+    "username"); returns (logged in?, page text)."""
     client = Client(REMOTE_ADDR=address)
-    response = client.post("/accounts/login/", {"login": user.email, "password": password})
+    response = client.post("/accounts/login/", {"login": getattr(user, by), "password": password})
     return "_auth_user_id" in client.session, response.content.decode()
 
 
@@ -41,6 +42,20 @@ def test_a_guesser_is_refused_but_the_owner_logs_in_from_another_address(owner):
     ok, page = login(owner, "Right-password-42", "203.0.113.7")
     assert not ok and TOO_MANY in page  # the guesser's address, even with the right password
     assert login(owner, "Right-password-42", "198.51.100.20")[0]  # the owner's phone
+
+
+def test_a_player_logs_in_with_their_user_name_or_their_email(owner):
+    assert login(owner, "Right-password-42", "198.51.100.20", by="username")[0]
+    assert login(owner, "Right-password-42", "198.51.100.20", by="email")[0]
+
+
+def test_alternating_user_name_and_email_counts_against_the_one_account(owner):
+    for n in range(5):
+        assert not login(owner, "wrong-guess", "203.0.113.8", by=("username", "email")[n % 2])[0]
+    for by in ("username", "email"):
+        ok, page = login(owner, "Right-password-42", "203.0.113.8", by=by)
+        assert not ok and TOO_MANY in page
+    assert login(owner, "Right-password-42", "198.51.100.21", by="username")[0]  # the owner's phone
 
 
 def test_the_owners_own_logins_never_add_up(owner):

@@ -12,7 +12,8 @@ running loop, so a loop that closed (a test's, an `async_to_sync` call's) takes 
 with it and the next loop starts its own. The relay task runs while the loop has lobby
 sockets and stops with the last one. Its receive loop is restarted, with a short
 backoff, whenever it fails, on a fresh channel, so the sockets keep getting changes
-after e.g. a lost Redis subscription.
+after e.g. a lost Redis subscription; once back in the group it sends every socket the
+list as it is then, since the changes of the gap never reached it.
 
 Usage (from a consumer's coroutines): `await register(consumer)` in `connect` after
 `accept`, `unregister(consumer)` in `disconnect`; a consumer may hold frames while it
@@ -116,6 +117,10 @@ class LobbyRelay:
             await layer.group_add(LOBBY_GROUP, channel)
             self.channel = channel
             self._joined.set()
+            if self._failures:
+                # Back after a failure: changes committed while the relay was out of the
+                # group never reached it, so every socket gets the list as it is now.
+                await self.deliver({"type": "lobby.update"})
             while True:
                 if receiver is None:
                     # A receive outlives the rejoin timeouts: cancelling a channels_redis

@@ -132,6 +132,8 @@ async def test_the_relay_keeps_delivering_after_its_receive_fails(alice):
     await eventually(lambda: relay.channel not in (None, old))
     assert relay.restarts == 1
     assert lobby_members() == {relay.channel}  # the old channel left the group
+    for comm in sockets:
+        assert await table_ids(comm) == []  # back in the group: the list as it is, for the gap
     table = await database_sync_to_async(tables.create_table)(alice, "okey51", {}, mode="online")
     for comm in sockets:
         assert await table_ids(comm) == [table.pk]
@@ -185,7 +187,7 @@ async def test_the_relay_joins_the_group_again_after_the_layer_dropped_it(alice,
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_a_lobby_opened_while_redis_is_down_gets_its_list_and_the_changes_once_redis_is_back(
-        alice, settings, tmp_path):
+        alice, bob, settings, tmp_path):
     # A private Redis, never the machine's shared one, that is not running yet.
     server = PrivateRedis(tmp_path)
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
@@ -194,11 +196,15 @@ async def test_a_lobby_opened_while_redis_is_down_gets_its_list_and_the_changes_
     try:
         comm, listed = await open_lobby()  # the list is read from the database, not the layer
         assert listed == []
+        # A change while Redis is down reaches nobody; the relay's list once it is back does.
+        during = await database_sync_to_async(tables.create_table)(alice, "okey51", {}, mode="online")
         await asyncio.to_thread(server.start)
         relay = lobby_relay.relay_for(get_channel_layer())
         await eventually(lambda: relay.channel in lobby_members(), seconds=15)
-        table = await database_sync_to_async(tables.create_table)(alice, "okey51", {}, mode="online")
-        assert await table_ids(comm) == [table.pk]
+        frame = json.loads(await comm.receive_from(timeout=15))
+        assert [t["id"] for t in frame["tables"]] == [during.pk]
+        table = await database_sync_to_async(tables.create_table)(bob, "okey51", {}, mode="online")
+        assert sorted(await table_ids(comm)) == sorted([during.pk, table.pk])
         await comm.disconnect()
         await get_channel_layer().flush()
     finally:

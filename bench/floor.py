@@ -3,7 +3,7 @@ what PostgreSQL, Celery and Channels alone cost per version on this machine, and
 many versions per second its cores could carry if everything of ours cost nothing.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379/0 \\
-    SECRET_KEY=... .venv/bin/python -m bench.floor            # --parts pg,celery,channels
+        .venv/bin/python -m bench.floor        # --parts pg,celery,channels --server uvicorn
 
 - **pg**: the smallest transaction the one writer can commit (ARCHITECTURE.md invariant 2)
   through psycopg, the driver Django uses, with no ORM: lock the game row and read its
@@ -13,13 +13,13 @@ many versions per second its cores could carry if everything of ours cost nothin
   with `synchronous_commit=off`. CPU of the clients and of their server sessions.
 - **celery**: one timer task per `--task-rate` tick (`countdown`, as the site sends its
   turn timers), to a `celery worker` with the site's broker settings whose task only counts
-  itself (`bench.floor_celery`): CPU of the sender, the worker (its prefork children) and
-  redis-server per task.
+  itself (`bench.floor_celery`): CPU of the sender, the worker (prefork children, or the
+  pool `--worker-arg=--pool=solo` asks for) and redis-server per task.
 - **channels**: the bare-Channels app of `bench.live_tables` (`bench.live.bare_app`) on
   `--daphne` processes and the Redis layer: per frame, an ack and a snapshot group-sent to
   the table's two sockets, each message dispatched straight to its handler as the
-  product's sockets do (`BARE_DISPATCH=direct`). CPU of the server processes and redis-server per frame
-  (`--server uvicorn` needs `pip install 'uvicorn[standard]'`, not a project dependency).
+  product's sockets do (`BARE_DISPATCH=direct`). CPU of the server processes and
+  redis-server per frame (`--server uvicorn` needs `pip install 'uvicorn[standard]'`, not a project dependency).
 
 It ends with the floor of one okey51 version with two humans and two computers: one
 transaction, two thirds of a timer task (every turn sends one: per six versions, two human

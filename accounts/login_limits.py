@@ -13,6 +13,7 @@ A refused attempt counts nowhere (it never reaches the password check), and a su
 login takes back what its own attempt counted, so an owner's logins never add up.
 """
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.models import EmailAddress
 from allauth.core.internal import ratelimit
 from django import forms
 from django.contrib.auth import get_user_model
@@ -49,16 +50,19 @@ class AccountAdapter(DefaultAccountAdapter):
         return username
 
     def _login(self, credentials):
-        # One key per account whichever way it was named: a player logs in with their user
-        # name or their e-mail (settings.ACCOUNT_LOGIN_METHODS), and a guesser must not get
-        # twice the attempts by alternating the two. A user name is keyed by its account's
-        # e-mail; an unknown name stays its own key.
-        email = (credentials.get("email") or "").strip().lower()
-        if email:
-            return email
+        # One key per account, whichever way it was named: by its user name or by any of
+        # its e-mail addresses (settings.ACCOUNT_LOGIN_METHODS; allauth also logs in with a
+        # second, unverified address). Otherwise a guesser gets the limit once per name. A
+        # login that names no account is its own key: it can only fail.
+        email = (credentials.get("email") or "").strip()
         username = (credentials.get("username") or "").strip()
-        found = get_user_model().objects.filter(username__iexact=username).values_list("email", flat=True).first()
-        return (found or username).strip().lower()
+        user_id = None
+        if email:
+            user_id = (EmailAddress.objects.filter(email__iexact=email).values_list("user_id", flat=True).first()
+                       or get_user_model().objects.filter(email__iexact=email).values_list("pk", flat=True).first())
+        if user_id is None and username:
+            user_id = get_user_model().objects.filter(username__iexact=username).values_list("pk", flat=True).first()
+        return f"user:{user_id}" if user_id is not None else (email or username).lower()
 
     def _limit_keys(self, request, credentials):
         site = get_current_site(request).domain

@@ -28,12 +28,17 @@ def owner(django_user_model):
     return django_user_model.objects.create_user(name, f"{name}@example.com", "Right-password-42")
 
 
-def login(user, password, address, by="email"):
-    """POST the login form from `address`, naming the account by its `by` ("email" or
-    "username"); returns (logged in?, page text)."""
+def login_as(named, password, address):
+    """POST the login form from `address` with `named` (a user name or an e-mail) in its
+    login field; returns (logged in?, page text)."""
     client = Client(REMOTE_ADDR=address)
-    response = client.post("/accounts/login/", {"login": getattr(user, by), "password": password})
+    response = client.post("/accounts/login/", {"login": named, "password": password})
     return "_auth_user_id" in client.session, response.content.decode()
+
+
+def login(user, password, address, by="email"):
+    """`login_as` naming `user` by its `by` ("email" or "username")."""
+    return login_as(getattr(user, by), password, address)
 
 
 def test_a_guesser_is_refused_but_the_owner_logs_in_from_another_address(owner):
@@ -56,6 +61,27 @@ def test_alternating_user_name_and_email_counts_against_the_one_account(owner):
         ok, page = login(owner, "Right-password-42", "203.0.113.8", by=by)
         assert not ok and TOO_MANY in page
     assert login(owner, "Right-password-42", "198.51.100.21", by="username")[0]  # the owner's phone
+
+
+def test_a_second_email_address_counts_against_the_one_account(owner):
+    from allauth.account.models import EmailAddress
+
+    second = EmailAddress.objects.create(user=owner, email=f"second.{owner.email}", verified=False, primary=False)
+    for n in range(5):
+        address = (owner.email, second.email)[n % 2]
+        assert not login_as(address, "wrong-guess", "203.0.113.11")[0]
+    ok, page = login_as(second.email, "Right-password-42", "203.0.113.11")
+    assert not ok and TOO_MANY in page
+
+
+def test_a_user_name_written_like_an_email_counts_against_its_account(django_user_model):
+    name = f"fan{uuid.uuid4().hex[:8]}@tiles.example"
+    player = django_user_model.objects.create_user(name, f"{uuid.uuid4().hex[:10]}@example.com", "Right-password-42")
+    for n in range(5):
+        assert not login_as((player.username, player.email)[n % 2], "wrong-guess", "203.0.113.12")[0]
+    for named in (player.username, player.email):
+        ok, page = login_as(named, "Right-password-42", "203.0.113.12")
+        assert not ok and TOO_MANY in page
 
 
 def test_the_owners_own_logins_never_add_up(owner):
@@ -91,7 +117,7 @@ def account_history_key(owner):
     request = RequestFactory().post("/accounts/login/")
     rate = ratelimit.parse_rates("20/m/key")[0]
     return ratelimit.get_cache_key(request, app="allauth.account", action="login_failed_account", rate=rate,
-                                   key=f"testserver:{owner.email}")
+                                   key=f"testserver:user:{owner.pk}")
 
 
 def test_a_guesser_on_many_addresses_gets_a_cool_down_that_ends_within_a_minute(owner):

@@ -370,7 +370,8 @@ if EMBEDDED:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
                           "LOCATION": BASE_DIR / "var" / "cache"}}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+    # Failing open while Redis is down (okeysite/cache.py): it only holds rate-limit counters.
+    CACHES = {"default": {"BACKEND": "okeysite.cache.FailOpenRedisCache", "LOCATION": REDIS_URL,
                           "KEY_PREFIX": os.environ.get("OKEY_CHANNEL_PREFIX", "okeysite"),
                           "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2}}}
 

@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.sites.shortcuts import get_current_site
 
 from accounts.display_names import COMPUTER_NAME_MESSAGE, reads_as_computer
+from accounts.mail import MailOutageMixin
 
 APP = "allauth.account"
 ACCOUNT_ACTION = "login_failed_account"
@@ -36,10 +37,11 @@ class _Usages:
             usage.rollback()
 
 
-class AccountAdapter(DefaultAccountAdapter):
-    """allauth's adapter with the failed-login limits above (settings.ACCOUNT_ADAPTER), and
-    no user name that reads as a computer's label (a name shown at the tables when the
-    player sets no display name)."""
+class AccountAdapter(MailOutageMixin, DefaultAccountAdapter):
+    """allauth's adapter with the failed-login limits above (settings.ACCOUNT_ADAPTER), no
+    user name that reads as a computer's label (a name shown at the tables when the player
+    sets no display name), and account e-mail that fails without failing the request
+    (`accounts.mail`)."""
 
     def clean_username(self, username, shallow=False):
         """allauth's checks, then refuse a name like "Computer 2" (`accounts.display_names`).

@@ -334,6 +334,7 @@ AUTHENTICATION_BACKENDS = [
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
 ACCOUNT_LOGIN_METHODS = {"email", "username"}  # the name shown at the tables, or the e-mail
+ACCOUNT_FORMS = {"login": "accounts.login_form.LoginForm"}  # its field labelled "Username or email"
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False

@@ -36,3 +36,18 @@ def test_password_reset_by_email(client, alice):
     assert response.status_code == 302
     alice.refresh_from_db()
     assert alice.check_password("Fresh-tiles-77")
+
+
+@pytest.mark.parametrize("lang, label", [("en", "Username or email"), ("fr", "Nom d'utilisateur ou e-mail"),
+                                         ("es", "Usuario o correo electrónico"),
+                                         ("tr", "Kullanıcı adı ya da e-posta adresi")])
+def test_the_login_field_says_it_takes_a_user_name_or_an_email(client, lang, label):
+    page = client.get("/accounts/login/", HTTP_ACCEPT_LANGUAGE=lang).content.decode().replace("&#x27;", "'")
+    assert f">{label}" in page  # the label, not only the placeholder
+    assert 'autocomplete="username"' in page
+
+
+def test_login_by_user_name(client, alice):
+    response = client.post("/accounts/login/", {"login": "alice", "password": "pw-alice-1234"})
+    assert response.status_code == 302
+    assert client.get("/profile/").status_code == 200

@@ -95,10 +95,15 @@ export class TableSocket {
       // 4401/4403/4404: not logged in, suspended, no such table — retrying will not help;
       // 4408 (idle), 4429 (too many sockets), 1008 (flood) and the rest: retry with backoff
       if (ev && [4401, 4403, 4404].includes(ev.code)) { this.closed = true; this.onState("refused", ev.code); return; }
-      if (ev && ev.code === 4429) this.capped = true;
+      if (ev && ev.code === 4429) this.overCap();
       this.onState("closed", ev ? ev.code : undefined);
       this.reconnectLater();
     };
+  }
+
+  /** Refused as one too many: the long waits start, at their first step. */
+  overCap() {
+    if (!this.capped) { this.capped = true; this.retry = 0; }
   }
 
   /**
@@ -138,7 +143,7 @@ export class TableSocket {
    */
   receive(frame) {
     if (frame.type === "error" && frame.code === "suspended") this.closed = true;
-    if (frame.type === "error" && frame.code === "too_many_sockets") this.capped = true;
+    if (frame.type === "error" && frame.code === "too_many_sockets") this.overCap();
     else if (frame.type !== "error") { this.retry = 0; this.capped = false; }
     const v = typeof frame.version === "number" ? frame.version : null;
     if (frame.type === "snapshot") {

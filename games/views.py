@@ -47,7 +47,9 @@ def lobby(request):
         # strings for the lobby's inline script (the JS catalog only holds djangojs strings)
         "lobby_i18n": {"join": gettext("Join"), "empty": gettext("No open table right now. Create one!"),
                        "teams": gettext("teams"), "watch": gettext("Watch"),
-                       "computer": gettext("computer"), "none_running": gettext("No match being played right now.")},
+                       "computer": gettext("computer"), "none_running": gettext("No match being played right now."),
+                       # shown if the socket's 4429 comes without the server's message before it
+                       "too_many_sockets": error_message("too_many_sockets")},
     })
 
 

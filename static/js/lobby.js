@@ -2,7 +2,11 @@
 // game's options, and the open tables list stays live through /ws/lobby/ on the table's
 // socket client (table/socket.js: reconnect with backoff, `sync` when the page comes
 // back into view, e.g. a phone waking up). The lobby consumer sends
-// {"type": "tables", "tables": [...]} on connect and on every change.
+// {"type": "tables", "tables": [...]} on connect and on every change. A socket over the
+// address's cap is refused (`error` `too_many_sockets`, close 4429): the lists then say
+// why above them, dimmed as stale, and the socket waits long before it tries again
+// (30 s up to 5 min), or tries as soon as the page is back in view, which is when the
+// player has likely closed the other tab the message asks them to close.
 import { TableSocket, socketUrl } from "./table/socket.js";
 
 /**
@@ -149,17 +153,29 @@ export function startLobby(doc = document, { socketFactory } = {}) {
     authenticated: json("is-authenticated"),
     csrf: (doc.querySelector('input[name="csrfmiddlewaretoken"]') || {}).value || "",
   };
+  const running = doc.getElementById("running-tables");
+  const notice = doc.getElementById("lobby-notice");
+  /** The refusal's message above the lists, which are stale meanwhile; "" hides it. */
+  let shown = "";
+  const refused = (message) => {
+    shown = message;
+    if (notice) { notice.textContent = message; notice.hidden = !message; }
+    for (const l of [list, running]) if (l) l.classList.toggle("stale", !!message);
+  };
   const socket = new TableSocket({
     url: socketUrl(list.dataset.wsPath || "/ws/lobby/"),
     factory: socketFactory,
     onFrame: (f) => {
+      if (f.type === "error" && f.code === "too_many_sockets") refused(f.message || page.text.too_many_sockets || "");
       if (f.type !== "tables") return;
+      refused("");
       renderTables(body, f.tables || [], page);
-      const running = doc.getElementById("running-tables");
       if (running) renderRunning(running.querySelector("tbody"), f.tables || [], page);
     },
+    // the 4429 without its error frame before it: the page's own copy of the message
+    onState: (state, code) => { if (state === "closed" && code === 4429 && !shown) refused(page.text.too_many_sockets || ""); },
   });
-  doc.addEventListener("visibilitychange", () => { if (doc.visibilityState === "visible") socket.sync(); });
+  doc.addEventListener("visibilitychange", () => { if (doc.visibilityState === "visible") socket.wake(); });
   return { socket };
 }
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import base_env, register, serve
+from tests.browser.conftest import base_env, register, serve, shot
 
 # Opens a second socket to the page's table, sends `frames` (strings, or arrays of bytes
 # for a binary frame), and resolves with the close code, or "open" and the answers' codes.
@@ -98,3 +98,41 @@ def test_a_lobby_socket_closed_for_a_flood_gives_its_address_slot_back(page, unl
             break
         page.wait_for_timeout(250)
     assert first == "tables"
+
+
+def test_a_lobby_over_the_cap_says_why_and_follows_again_once_back_in_view(browser, page, unlimited_consumer_url):
+    # The address may hold one lobby socket: this first lobby's.
+    page.goto(unlimited_consumer_url + "/")
+    page.wait_for_function("!document.querySelector('#open-tables').classList.contains('stale')")
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                locale="tr-TR")
+    # counts the page's sockets
+    phone.add_init_script("""(() => { const Native = window.WebSocket; window.socketsMade = 0;
+      window.WebSocket = class extends Native { constructor(...a) { super(...a); window.socketsMade++; } }; })()""")
+    try:
+        second = phone.new_page()
+        second.goto(unlimited_consumer_url + "/")
+        notice = second.locator("#lobby-notice")
+        notice.wait_for(state="visible")
+        assert notice.inner_text().startswith("Çok fazla açık bağlantı")   # the server's, in the page's language
+        assert "stale" in second.locator("#open-tables").get_attribute("class")
+        shot(second, "lobby-over-cap-390")
+        wide = page.context.new_page()
+        wide.set_viewport_size({"width": 1366, "height": 800})
+        wide.goto(unlimited_consumer_url + "/")
+        wide.locator("#lobby-notice").wait_for(state="visible")
+        shot(wide, "lobby-over-cap-1366")
+        second.wait_for_timeout(2000)
+        assert second.evaluate("window.socketsMade") == 1   # the long wait, not a try every 0.5 s
+        page.close()
+        wide.close()
+        # back in view, the page tries at once (the slot frees once the close handshake is over)
+        for _ in range(20):
+            second.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+            if not notice.is_visible():
+                break
+            second.wait_for_timeout(250)
+        assert notice.is_hidden()
+        assert "stale" not in second.locator("#open-tables").get_attribute("class")
+    finally:
+        phone.close()

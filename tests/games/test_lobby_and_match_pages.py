@@ -1,5 +1,7 @@
 """The lobby and match pages: per-ruleset lobby options, teams, taking a free seat, the
 match page's move log in words with the verifiable deals, the favicon."""
+import json
+
 import pytest
 from django.urls import reverse
 
@@ -204,3 +206,12 @@ def test_a_visitor_is_asked_to_log_in_or_sign_up_to_play_now(client, alice):
     client.force_login(alice)
     page = client.get("/").content.decode()
     assert 'id="play-now-login"' not in page and 'data-ruleset="okey51"' in page
+
+
+def test_the_lobby_holds_its_copy_of_the_too_many_sockets_message_in_the_readers_language(client):
+    # shown if the lobby socket's 4429 comes without the error frame that carries it
+    client.cookies["django_language"] = "tr"
+    page = client.get("/").content.decode()
+    assert '<p class="lobby-notice" id="lobby-notice" role="alert" hidden></p>' in page
+    text = json.loads(page.split('id="lobby-i18n" type="application/json">')[1].split("</script>")[0])
+    assert text["too_many_sockets"].startswith("Çok fazla açık bağlantı var")

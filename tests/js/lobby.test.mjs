@@ -5,7 +5,8 @@ import { mock, test } from "node:test";
 import assert from "node:assert/strict";
 import { startLobby } from "../../static/js/lobby.js";
 
-const TEXT = { join: "Katıl", empty: "No open table right now. Create one!", teams: "teams" };
+const TEXT = { join: "Katıl", empty: "No open table right now. Create one!", teams: "teams",
+  too_many_sockets: "Çok fazla açık bağlantı (the page's copy)" };
 
 function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
@@ -29,14 +30,16 @@ function lobbyPage({ authenticated = true } = {}) {
     el("p", { id: "f-okey17", "data-rulesets": "okey17" }),
     el("div", { id: "f-rami-rounds", "data-rulesets": "rami", "data-length": "rounds" }),
     el("div", { id: "f-rami-target", "data-rulesets": "rami", "data-length": "target" }));
-  const list = el("table", { id: "open-tables", "data-ws-path": "/ws/lobby/" }, el("tbody"));
-  document.body.append(form, list,
+  const notice = el("p", { id: "lobby-notice", role: "alert" });
+  notice.hidden = true;
+  const list = el("table", { id: "open-tables", class: "list", "data-ws-path": "/ws/lobby/" }, el("tbody"));
+  document.body.append(form, notice, list,
     el("script", { id: "lobby-i18n", textContent: JSON.stringify(TEXT) }),
     el("script", { id: "is-authenticated", textContent: JSON.stringify(authenticated) }));
   const sockets = [];
   const urls = [];
   const lobby = startLobby(document, { socketFactory: (url) => { urls.push(url); const ws = new FakeSocket(); sockets.push(ws); return ws; } });
-  return { lobby, ruleset, length, sockets, urls, hidden: (id) => document.getElementById(id).hidden,
+  return { lobby, ruleset, length, sockets, urls, notice, list, hidden: (id) => document.getElementById(id).hidden,
     rows: () => list.querySelectorAll("tbody tr").map((tr) => tr.children.map((td) => td.textContent)) };
 }
 
@@ -88,6 +91,68 @@ test("a dropped lobby socket reconnects with backoff and the fresh list replaces
     mock.timers.tick(1);
     page.sockets[2].deliver({ type: "tables", tables: TABLES.slice(1) });
     assert.deepEqual(page.rows().map((r) => r[0]), ["13"]);
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+/** The server refusing a socket over the address's cap (games/lobby_socket.py). */
+function refuse(ws, { frame = true } = {}) {
+  ws.onopen();
+  if (frame) ws.deliver({ type: "error", code: "too_many_sockets", message: "Trop de connexions ouvertes : fermez un autre onglet." });
+  ws.shut(4429);
+}
+
+test("a socket refused as one too many says so above the stale list and tries again only after long waits", () => {
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    const page = lobbyPage();
+    page.sockets[0].deliver({ type: "tables", tables: TABLES });
+    page.sockets[0].shut(1006);
+    mock.timers.tick(500);
+    refuse(page.sockets[1]);
+    assert.equal(page.notice.hidden, false);
+    assert.equal(page.notice.textContent, "Trop de connexions ouvertes : fermez un autre onglet.");
+    assert.ok(page.list.classList.contains("stale"));
+    assert.equal(page.rows().length, 2);             // the last list stays, dimmed
+    mock.timers.tick(29999);
+    assert.equal(page.sockets.length, 2);            // not a try every 0.5 s
+    mock.timers.tick(1);
+    assert.equal(page.sockets.length, 3);
+    refuse(page.sockets[2]);
+    mock.timers.tick(59999);
+    assert.equal(page.sockets.length, 3);            // then a minute
+    mock.timers.tick(1);
+    refuse(page.sockets[3]);
+    mock.timers.tick(119999);
+    assert.equal(page.sockets.length, 4);            // then two
+    assert.equal(page.notice.hidden, false);
+    page.lobby.socket.close();
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+test("back in view, a refused lobby tries at once; its first list clears the notice and the backoff", () => {
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    const page = lobbyPage();
+    refuse(page.sockets[0], { frame: false });      // the 4429 alone: the page's own copy
+    assert.equal(page.notice.textContent, TEXT.too_many_sockets);
+    page.sockets[0].readyState = 3;
+    document.visibilityState = "visible";
+    document.dispatch("visibilitychange");           // the player closed the other tab
+    assert.equal(page.sockets.length, 2);
+    page.sockets[1].onopen();
+    page.sockets[1].deliver({ type: "tables", tables: TABLES.slice(1) });
+    assert.equal(page.notice.hidden, true);
+    assert.equal(page.notice.textContent, "");
+    assert.equal(page.list.classList.contains("stale"), false);
+    assert.deepEqual(page.rows().map((r) => r[0]), ["13"]);
+    page.sockets[1].shut(1006);                      // a healthy socket dropped: quick retries again
+    mock.timers.tick(500);
+    assert.equal(page.sockets.length, 3);
+    page.lobby.socket.close();
   } finally {
     mock.timers.reset();
   }

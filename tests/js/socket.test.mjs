@@ -1,4 +1,4 @@
-import { test } from "node:test";
+import { mock, test } from "node:test";
 import assert from "node:assert/strict";
 import { TableSocket } from "../../static/js/table/socket.js";
 
@@ -118,5 +118,96 @@ test("4408, 4429 and 1008 closes reconnect; only 4401/4403/4404 stop", () => {
     assert.equal(states.at(-1), "closed");
     assert.equal(sock.closed, false);
     sock.close();
+  }
+});
+
+/** A socket the server refuses as one too many: accepted, `too_many_sockets`, then 4429. */
+function refuse(ws, { frame = true, code = 4429 } = {}) {
+  ws.onopen();
+  if (frame) ws.deliver({ type: "error", code: "too_many_sockets", message: "Too many open connections" });
+  ws.onclose({ code });
+}
+
+test("a socket over the cap waits 30 s, then longer, instead of knocking every 0.5 s", () => {
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    const made = [];
+    const states = [];
+    const sock = new TableSocket({ url: "ws://x/", onFrame: () => {}, onState: (s, code) => states.push([s, code]),
+      factory: () => { const ws = new FakeWs(); made.push(ws); return ws; } });
+    refuse(made[0]);
+    assert.deepEqual(states.at(-1), ["closed", 4429]);
+    mock.timers.tick(29999);
+    assert.equal(made.length, 1);                 // no 0.5 s, 1 s ... tries meanwhile
+    mock.timers.tick(1);
+    assert.equal(made.length, 2);
+    refuse(made[1]);                              // its onopen did not reset the backoff
+    mock.timers.tick(59999);
+    assert.equal(made.length, 2);
+    mock.timers.tick(1);
+    assert.equal(made.length, 3);
+    for (let i = 3; i < 8; i++) { refuse(made[i - 1]); mock.timers.tick(300000); }
+    assert.equal(made.length, 8);                 // at most 5 min apart
+    refuse(made[7], { frame: false });            // the close code alone says it too
+    mock.timers.tick(299999);
+    assert.equal(made.length, 8);
+    sock.close();
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+test("the error frame alone makes the wait long, and the backoff restarts once the socket serves", () => {
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    const made = [];
+    const sock = new TableSocket({ url: "ws://x/", onFrame: () => {},
+      factory: () => { const ws = new FakeWs(); made.push(ws); return ws; } });
+    refuse(made[0], { code: 1006 });              // the 4429 lost on the way
+    mock.timers.tick(29999);
+    assert.equal(made.length, 1);
+    mock.timers.tick(1);
+    made[1].onopen();
+    made[1].deliver({ type: "snapshot", version: 1, view: {} });
+    made[1].onclose({ code: 1006 });              // an ordinary drop of a healthy socket
+    mock.timers.tick(500);
+    assert.equal(made.length, 3);
+    made[2].onopen();                             // opened, then dropped before any frame
+    made[2].onclose({ code: 1006 });
+    mock.timers.tick(999);
+    assert.equal(made.length, 3);                 // the backoff grew: 1 s
+    mock.timers.tick(1);
+    assert.equal(made.length, 4);
+    sock.close();
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+test("wake() syncs an open socket, and tries a waiting reconnect at once", () => {
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    const made = [];
+    const sock = new TableSocket({ url: "ws://x/", onFrame: () => {},
+      factory: () => { const ws = new FakeWs(); made.push(ws); return ws; } });
+    made[0].onopen();
+    assert.equal(sock.wake(), true);
+    assert.deepEqual(made[0].sent, [{ type: "sync" }]);
+    made[0].readyState = 3;
+    refuse(made[0]);
+    sock.wake();                                  // the player closed the other tab and came back
+    assert.equal(made.length, 2);
+    mock.timers.tick(30000);
+    assert.equal(made.length, 2);                 // the long wait's timer went with it
+    made[1].readyState = 3;
+    refuse(made[1]);
+    mock.timers.tick(59999);
+    assert.equal(made.length, 2);                 // refused again: it waits longer still
+    sock.close();
+    sock.wake();
+    mock.timers.tick(600000);
+    assert.equal(made.length, 2);                 // nothing after close()
+  } finally {
+    mock.timers.reset();
   }
 });

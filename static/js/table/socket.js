@@ -8,6 +8,12 @@
 export const PING_MS = 20000;
 export const PONG_MS = 10000;
 export const QUIET_MS = 30000;
+// After a 4429 (too many sockets for this user or address) the next try waits CAP_RETRY_MS,
+// doubling up to CAP_RETRY_MAX_MS: the server only takes a socket once another tab of the
+// game has closed, and the short backoff would knock every 0.5-15 s for nothing. The
+// page can still try at once when the player comes back to it (`wake`).
+export const CAP_RETRY_MS = 30000;
+export const CAP_RETRY_MAX_MS = 300000;
 
 /**
  * @param {object} opts
@@ -15,7 +21,8 @@ export const QUIET_MS = 30000;
  * @param {(frame: object) => void} opts.onFrame every accepted server frame
  * @param {(state: "connecting"|"open"|"closed"|"refused", code?: number) => void} [opts.onState]
  *   "refused" (with the close code 4401 not logged in, 4403 suspended, 4404 no such
- *   table) ends the reconnecting for good
+ *   table) ends the reconnecting for good; "closed" comes with the close code when there
+ *   was one (4429: over the socket cap, the next try waits long)
  * @param {(url: string) => WebSocket} [opts.factory] for the demo's fake socket
  * @param {{setInterval, clearInterval, now}} [opts.clock] timers (tests drive their own)
  */
@@ -29,7 +36,9 @@ export class TableSocket {
       now: () => Date.now() };
     this.version = -1;      // last version seen
     this.seq = 0;
-    this.retry = 0;
+    this.retry = 0;         // failed tries since the last healthy connection (the backoff)
+    this.capped = false;    // the server refused the socket as one too many (4429)
+    this.timer = null;      // the pending reconnect
     this.ws = null;
     this.closed = false;
     this.opened = false;    // a connection was open before: the next open is a reconnect
@@ -62,7 +71,8 @@ export class TableSocket {
     const ws = this.factory(this.url);
     this.ws = ws;
     ws.onopen = () => {
-      this.retry = 0;
+      // The backoff is not reset here: a socket over the cap is accepted, then refused
+      // (`too_many_sockets`, 4429). It is once the server sends what it serves (`receive`).
       this.lastFrameAt = this.lastOtherAt = this.clock.now();
       this.pingAt = null;
       if (this.beat !== null) this.clock.clearInterval(this.beat);
@@ -85,25 +95,56 @@ export class TableSocket {
       // 4401/4403/4404: not logged in, suspended, no such table — retrying will not help;
       // 4408 (idle), 4429 (too many sockets), 1008 (flood) and the rest: retry with backoff
       if (ev && [4401, 4403, 4404].includes(ev.code)) { this.closed = true; this.onState("refused", ev.code); return; }
-      this.onState("closed");
+      if (ev && ev.code === 4429) this.overCap();
+      this.onState("closed", ev ? ev.code : undefined);
       this.reconnectLater();
     };
   }
 
-  /** Connect again after a backoff: 0.5 s, 1 s, 2 s ... capped at 15 s (not once closed). */
+  /** Refused as one too many: the long waits start, at their first step. */
+  overCap() {
+    if (!this.capped) { this.capped = true; this.retry = 0; }
+  }
+
+  /**
+   * Connect again after a backoff: 0.5 s, 1 s, 2 s ... capped at 15 s; after a refusal
+   * for too many sockets 30 s, 1 min ... capped at 5 min (not once closed).
+   */
   reconnectLater() {
     if (this.closed) return;
-    const delay = Math.min(15000, 500 * 2 ** this.retry++);
-    setTimeout(() => { if (!this.closed) this.connect(); }, delay);
+    const n = this.retry++;
+    const delay = this.capped ? Math.min(CAP_RETRY_MAX_MS, CAP_RETRY_MS * 2 ** n) : Math.min(15000, 500 * 2 ** n);
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = setTimeout(() => { this.timer = null; if (!this.closed) this.connect(); }, delay);
+  }
+
+  /**
+   * The page is in view again: `sync` when open; when a reconnect is waiting (the long
+   * wait after a 4429: the player may have just closed the other tab), try it now. The
+   * backoff is kept, so a refusal again waits longer still.
+   * @returns {boolean} a sync went out
+   */
+  wake() {
+    if (this.sync()) return true;
+    if (this.timer !== null && !this.closed) {
+      clearTimeout(this.timer);
+      this.timer = null;
+      this.connect();
+    }
+    return false;
   }
 
   /**
    * Handle one server frame: drop stale snapshots, ask for a sync on a gap. An
    * `error` with code `suspended` (sent just before the 4403 close) stops the
-   * reconnecting even if the close code gets lost on the way.
+   * reconnecting even if the close code gets lost on the way; one with code
+   * `too_many_sockets` (before the 4429) makes the next try wait long. Any other frame
+   * shows the connection serves: only then does the backoff start again from 0.5 s.
    */
   receive(frame) {
     if (frame.type === "error" && frame.code === "suspended") this.closed = true;
+    if (frame.type === "error" && frame.code === "too_many_sockets") this.overCap();
+    else if (frame.type !== "error") { this.retry = 0; this.capped = false; }
     const v = typeof frame.version === "number" ? frame.version : null;
     if (frame.type === "snapshot") {
       if (v !== null && v < this.version) return;        // an older view arriving late
@@ -132,6 +173,7 @@ export class TableSocket {
 
   close() {
     this.closed = true;
+    if (this.timer !== null) { clearTimeout(this.timer); this.timer = null; }
     if (this.beat !== null) { this.clock.clearInterval(this.beat); this.beat = null; }
     if (this.ws) this.ws.close();
   }

@@ -225,6 +225,21 @@ async def test_a_lobby_update_without_frames_is_read_in_each_socket_s_language(a
         await comm.disconnect()
 
 
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_whose_language_the_message_lacks_gets_the_list_read_in_it(alice):
+    # e.g. from a process whose LANGUAGES differ, during a deploy
+    running = await started_in_spanish(alice, bot_level="strong")
+    french, _ = await open_lobby("fr")
+    turkish, _ = await open_lobby("tr")
+    given = json.dumps({"type": "tables", "tables": []})
+    await get_channel_layer().group_send(LOBBY_GROUP, {"type": "lobby.update", "frames": {"fr": given}})
+    assert await french.receive_from(timeout=TIMEOUT) == given  # written as it came
+    assert computer_names(await tables_frame(turkish)) == {running.pk: TURKISH}
+    await french.disconnect()
+    await turkish.disconnect()
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_relay_left_on_a_closed_event_loop_does_not_stop_the_next_loop_s_sockets(alice):
     async def one_loop(disconnect):

@@ -1,5 +1,6 @@
 """One lobby relay per server process: the only member of `LOBBY_GROUP` in the process,
-writing each "lobby.update" frame straight to this process's live lobby sockets.
+writing each "lobby.update" frame straight to this process's live lobby sockets, each in
+the socket's language (the message carries one frame per site language).
 
 Why: when every lobby socket joined the group itself, the channel layer queued each
 change once per socket and woke each socket's task to forward it (~0.06 ms of Python
@@ -17,7 +18,8 @@ list as it is then, since the changes of the gap never reached it.
 
 Usage (from a consumer's coroutines): `await register(consumer)` in `connect` after
 `accept`, `unregister(consumer)` in `disconnect`; a consumer may hold frames while it
-connects by setting `lobby_pending` to a list (`deliver`).
+connects by setting `lobby_pending` to a list (`deliver`), and gets the frames of its
+`lobby_language` (a LANGUAGES code; the site's default when it has none).
 """
 import asyncio
 import logging
@@ -25,8 +27,9 @@ import weakref
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 
-from games.play.lobby import LOBBY_GROUP, lobby_frame
+from games.play.lobby import LOBBY_GROUP, lobby_frames
 
 log = logging.getLogger("games.lobby_relay")
 
@@ -146,25 +149,30 @@ class LobbyRelay:
 
     async def deliver(self, message):
         """Write one group message to every registered consumer. `message`: {"type":
-        "lobby.update", "frame": str (the serialised `tables` frame)}; without "frame" the
-        list is read now (`lobby_frame`, once for all sockets). Other types are ignored. A
-        consumer whose send raises is logged and skipped; one whose `lobby_pending` is a
-        list (still connecting) gets the frame appended there instead. Returns the number of consumers
-        written to (int)."""
+        "lobby.update", "frames": {language: str (the serialised `tables` frame)}}; each
+        consumer gets the frame of its `language_of`. Without "frames", or for a language
+        they lack, the list is read now (`lobby_frames`, once for all sockets, for the
+        languages missing only); the one-language "frame" an older process sends is not
+        used for that reason. Other types are ignored. A consumer whose send raises is
+        logged and skipped; one whose `lobby_pending` is a list (still connecting) gets its
+        frame appended there instead. Returns the number of consumers written to (int)."""
         if message.get("type") != "lobby.update":
             log.warning("lobby relay ignored a %r message", message.get("type"))
             return 0
-        frame = message.get("frame")
-        if frame is None:
+        frames = dict(message.get("frames") or {})
+        missing = {language_of(consumer) for consumer in self.consumers} - frames.keys()
+        if missing:
             try:
-                frame = await database_sync_to_async(lobby_frame)()
+                frames.update(await database_sync_to_async(lobby_frames)(sorted(missing)))
             except Exception:  # noqa: BLE001 - the next change or a socket's sync brings the list
                 log.exception("lobby relay could not read the list")
-                return 0
         sent = 0
         for consumer in list(self.consumers):
             if consumer not in self.consumers:
                 continue  # disconnected while an earlier send yielded
+            frame = frames.get(language_of(consumer))
+            if frame is None:
+                continue  # registered while the list was read, or the read failed: its sync brings it
             pending = getattr(consumer, "lobby_pending", None)
             if pending is not None:
                 pending.append(frame)
@@ -175,6 +183,12 @@ class LobbyRelay:
             except Exception:  # noqa: BLE001 - one broken socket must not cost the others their frame
                 log.exception("lobby frame to %s failed", getattr(consumer, "channel_name", "?"))
         return sent
+
+
+def language_of(consumer):
+    """The language `consumer`'s lobby frames are in (a LANGUAGES code, str): its
+    `lobby_language`, else the site's default."""
+    return getattr(consumer, "lobby_language", None) or settings.LANGUAGE_CODE
 
 
 def relay_for(layer):

@@ -1,5 +1,6 @@
-"""`/ws/lobby/`: the lobby's live list of tables (PROTOCOL.md), one precomputed frame per
-change forwarded to every lobby socket by the process's lobby relay (`games.lobby_relay`)."""
+"""`/ws/lobby/`: the lobby's live list of tables (PROTOCOL.md), precomputed once per change
+and language and forwarded to every lobby socket, in its language, by the process's lobby
+relay (`games.lobby_relay`)."""
 import time
 from collections import Counter
 
@@ -18,8 +19,9 @@ class LobbyConsumer(DirectDispatch, HeartbeatMixin, AsyncWebsocketConsumer):
     """`/ws/lobby/`: the list of open online tables, re-sent on every change.
 
     Server frame: {"type": "tables", "tables": [...games.snapshot.open_tables()]}, built once
-    per change by the writer and written as it is to every lobby socket of the process by
-    `games.lobby_relay` (the socket itself joins no group). A client may send
+    per change and site language by the writer and written as it is to every lobby socket
+    of the process by `games.lobby_relay` (the socket itself joins no group); the
+    computers' names are in the socket's language (`scope_language`). A client may send
     {"type": "sync"} to get it again, and `ping` (answered `pong`, `HeartbeatMixin`).
     """
 
@@ -28,6 +30,7 @@ class LobbyConsumer(DirectDispatch, HeartbeatMixin, AsyncWebsocketConsumer):
     # makes none for an alias with no layer configured.
     channel_layer_alias = "lobby-sockets-have-no-channel"
     lobby_pending = None  # frames held by the relay while connecting (list), else None
+    lobby_language = None  # the socket's language (LANGUAGES code), set at connect; read by the relay
     close_when_idle = False  # a lobby socket holds no seat: silence costs nothing but its broadcasts
     # Live lobby sockets of this process per client address. Counted in memory, not in the
     # database like the table sockets: a lobby socket is anonymous and holds nothing, and a
@@ -37,10 +40,12 @@ class LobbyConsumer(DirectDispatch, HeartbeatMixin, AsyncWebsocketConsumer):
 
     async def connect(self):
         self.address = client_address(self.scope)
+        # Read once: the relay picks the socket's frame by it on every change.
+        self.lobby_language = scope_language(self.scope)
         if self.per_address[self.address] >= settings.OKEY_WS_LOBBY_MAX_PER_IP:
             self.address = None  # not counted: refused
             await self.accept()
-            with translation.override(scope_language(self.scope)):
+            with translation.override(self.lobby_language):
                 message = error_message("too_many_sockets")
             await self.send(text_data=dumps({"type": "error", "code": "too_many_sockets", "message": message}))
             await self.close(code=CAP_CLOSE_CODE)
@@ -66,7 +71,7 @@ class LobbyConsumer(DirectDispatch, HeartbeatMixin, AsyncWebsocketConsumer):
         lobby_relay.unregister(self)
 
     async def send_tables(self):
-        await self.send(text_data=await database_sync_to_async(lobby_frame)())
+        await self.send(text_data=await database_sync_to_async(lobby_frame)(self.lobby_language))
 
     async def receive(self, text_data=None, bytes_data=None):
         # At most one client-requested refresh per second: the list is pushed on changes anyway.

@@ -275,33 +275,51 @@ def snapshot(table_id, user, language=None):
     return game.version, view_for(game, game.table, seats, seat_index, moves), seat_index
 
 
-def open_tables():
+def open_tables(language=None):
     """The lobby's public online tables (private and solo ones never show): open tables,
     newest first (at most 100), then running ones to watch (at most 50). List of dicts
     {id, ruleset, ruleset_name, options, creator (display name), move_time (seconds),
     assisted, seats_taken, players, status ("open" | "playing"), spectators, quick} and,
     for a running table, round (1-based number of the round being played, or None) and
-    seats [{name, computer (bool)}] in seat order.
+    seats [{name, computer (bool)}] in seat order; a computer's name is `computer_label`
+    in `language` (a LANGUAGES code; None: the active language).
 
     Built on every lobby change, so from plain rows in three queries compiled once per
     process, whatever the number of tables: never a game's position or a round's deal
     (large JSON the list never shows), no model instances. The seats are read in their own
     statement: a table that stops between the two shows no seats until the change that
     stopped it sends the list again, a moment later."""
+    return next(named_open_tables([language]))[1]
+
+
+def named_open_tables(languages):
+    """The lobby's list (`open_tables`) read once, then named in each of `languages` in
+    turn: the rows are the same for every language, only the computers' names differ.
+
+    Args: `languages` (iterable of LANGUAGES codes; None: the active language). Yields
+    (language, list of tables) per language. It is the same list each time, its computers
+    renamed in place: serialise or copy it before taking the next one."""
     waiting, running = _LOBBY_WAITING.rows(), _LOBBY_RUNNING.rows()
     seats = {}
     for row in _LOBBY_RUNNING_SEATS.rows() if running else ():
         seats.setdefault(row["table_id"], []).append(row)
-    out, labels = [], {}
+    out, computers = [], {}
     for row in waiting + running:
         item = {name: row[name] for name in _LOBBY_TABLE}
         item.update(ruleset_name=ruleset_name(row["ruleset"]), creator=row["chosen"] or row["creator__username"],
                     seats_taken=row["taken"])
         if row["status"] == Table.Status.PLAYING:
             item["round"] = row["round_index"] + 1 if row["round_index"] is not None else None  # Round.number
-            item["seats"] = [_lobby_seat(seat, labels) for seat in seats.get(row["id"], [])]
+            item["seats"] = [_lobby_seat(seat, computers) for seat in seats.get(row["id"], [])]
         out.append(item)
-    return out
+    for language in languages:
+        # The same few labels for every table: one gettext per (seat, level), not per seat.
+        with translation.override(language) if language else nullcontext():
+            labels = {key: computer_label(*key) for key in computers}
+        for key, named in computers.items():
+            for seat in named:
+                seat["name"] = labels[key]
+        yield language, out
 
 
 _LOBBY_TABLE = ("id", "ruleset", "options", "move_time", "assisted", "players", "status", "spectators", "quick")
@@ -329,15 +347,15 @@ _LOBBY_RUNNING_SEATS = PreparedRows(lambda: Seat.objects.filter(
     "table_id", "index", "user_id", "bot_level", "left", "user__username", "user__player_settings__display_name"))
 
 
-def _lobby_seat(row, labels):
+def _lobby_seat(row, computers):
     # A running table's seat as the lobby shows it (`players_info`'s name): a player who
-    # left counts as a computer, since one plays the seat for good. `labels` keeps the
-    # computers' names of this list (the same few for every table).
+    # left counts as a computer, since one plays the seat for good. A computer's seat is
+    # named later, per language: it is kept in `computers` under its (seat index, level).
     if row["user_id"]:
         name = row["user__player_settings__display_name"] or row["user__username"]
-    elif row["bot_level"]:
-        key = (row["index"], row["bot_level"])
-        name = labels[key] if key in labels else labels.setdefault(key, computer_label(*key))
     else:
         name = None
-    return {"name": name, "computer": bool(row["bot_level"] and not row["user_id"]) or bool(row["left"])}
+    seat = {"name": name, "computer": bool(row["bot_level"] and not row["user_id"]) or bool(row["left"])}
+    if row["bot_level"] and not row["user_id"]:
+        computers.setdefault((row["index"], row["bot_level"]), []).append(seat)
+    return seat

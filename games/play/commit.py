@@ -132,8 +132,8 @@ class Write:
 
     def lobby_changed(self):
         """Tell the lobby sockets that the list of open tables changed: after commit, the
-        list is built once (`snapshot.open_tables`) and sent, already serialised, to every
-        lobby socket. Several calls in one transaction send it once."""
+        list is read once and sent, already serialised in each site language, to every
+        lobby socket (`lobby.send_lobby`). Several calls in one transaction send it once."""
         if getattr(self, "_lobby_scheduled", False):
             return
         self._lobby_scheduled = True

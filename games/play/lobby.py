@@ -1,9 +1,11 @@
 """The lobby's live list of tables (`/ws/lobby/`, `games.lobby_socket`): after a commit
-that changed it, the list is built once (`snapshot.open_tables`) and sent, serialised, to
-every lobby socket through one group."""
+that changed it, the list is read once (`snapshot.named_open_tables`), serialised once
+per site language and sent to every lobby socket through one group; each socket gets the
+frame of its own language (the computers' names are the list's only translated text)."""
 import json
 import logging
 
+from django.conf import settings
 from django.db import transaction
 
 from games import snapshot
@@ -14,17 +16,33 @@ log = logging.getLogger("games.play")
 LOBBY_GROUP = "lobby"  # Channels group of the lobby sockets
 
 
-def lobby_frame():
-    """The lobby's `tables` frame now, serialised (str): `snapshot.open_tables()`."""
-    return json.dumps({"type": "tables", "tables": snapshot.open_tables()}, separators=(",", ":"))
+def _frame(tables):
+    return json.dumps({"type": "tables", "tables": tables}, separators=(",", ":"))
+
+
+def lobby_frame(language=None):
+    """The lobby's `tables` frame now, serialised (str): `snapshot.open_tables(language)`,
+    the computers named in `language` (a LANGUAGES code; None: the active language)."""
+    return _frame(snapshot.open_tables(language))
+
+
+def lobby_frames(languages=None):
+    """The lobby's `tables` frame now in each of `languages` (LANGUAGES codes; None: every
+    one of settings.LANGUAGES), from one read of the list. Returns {language: str}."""
+    if languages is None:
+        languages = [code for code, _name in settings.LANGUAGES]
+    # each list is serialised before the generator renames its computers for the next language
+    return {language: _frame(tables) for language, tables in snapshot.named_open_tables(languages)}
 
 
 def send_lobby():
-    """Build the list now and send it to every lobby socket (a "lobby.update" group
-    message with the frame). A failure is logged: the next change or a socket's sync
-    brings the list up to date. Returns None."""
+    """Build the list now and send it to every lobby socket: one "lobby.update" group
+    message with {"frames": {language: str}} (`lobby_frames`, every site language), the
+    relay writing each socket the frame of its language. The cost is one read and one
+    serialisation per language, whatever the number of sockets. A failure is logged: the
+    next change or a socket's sync brings the list up to date. Returns None."""
     try:
-        broadcast.send([(LOBBY_GROUP, {"type": "lobby.update", "frame": lobby_frame()})])
+        broadcast.send([(LOBBY_GROUP, {"type": "lobby.update", "frames": lobby_frames()})])
     except Exception:  # noqa: BLE001 - the lobby list is refreshed by the next change or a sync
         log.exception("lobby broadcast failed")
 

@@ -8,6 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from django.utils import translation
 
 from bench.stack import PrivateRedis
 from games import lobby_relay
@@ -25,9 +26,11 @@ def _many_lobby_sockets_per_address(settings):
     settings.OKEY_WS_LOBBY_MAX_PER_IP = 1000
 
 
-async def open_lobby():
-    """A connected lobby socket whose first list was received; returns (communicator, tables)."""
-    comm = WebsocketCommunicator(APP, "/ws/lobby/", headers=HEADERS)
+async def open_lobby(language=None):
+    """A connected lobby socket whose first list was received; returns (communicator, tables).
+    `language`: the browser's Accept-Language (str), else none is sent."""
+    headers = HEADERS + ([(b"accept-language", language.encode())] if language else [])
+    comm = WebsocketCommunicator(APP, "/ws/lobby/", headers=headers)
     assert (await comm.connect(timeout=TIMEOUT))[0]
     first = json.loads(await comm.receive_from(timeout=TIMEOUT))
     assert first["type"] == "tables"
@@ -153,6 +156,88 @@ async def test_a_lobby_update_without_a_frame_makes_every_socket_read_the_list(a
     for comm in sockets:
         assert await table_ids(comm) == [table.pk]
         await comm.disconnect()
+
+
+def computer_names(listed):
+    """{table id: [the computers' seat names in seat order]} of the running tables in `listed`."""
+    return {t["id"]: [s["name"] for s in t["seats"] if s["computer"]] for t in listed if t["status"] == "playing"}
+
+
+async def tables_frame(comm):
+    frame = json.loads(await comm.receive_from(timeout=TIMEOUT))
+    assert frame["type"] == "tables"
+    return frame["tables"]
+
+
+@database_sync_to_async
+def started_in_spanish(user, table=None, bot_level="normal"):
+    # As a Spanish player's request does it: their language is active while the change is
+    # committed and the lobby list built.
+    with translation.override("es"):
+        if table is None:
+            table = tables.create_table(user, "okey51", {}, mode="online", bot_level=bot_level)
+        tables.start_match(user, table.pk)
+    return table
+
+
+# the labels of locale/{fr,tr}/LC_MESSAGES/django.po ("Computer %(number)s · %(level)s")
+FRENCH = ["Ordinateur 2 · fort", "Ordinateur 3 · fort", "Ordinateur 4 · fort"]
+TURKISH = ["Bilgisayar 2 · güçlü", "Bilgisayar 3 · güçlü", "Bilgisayar 4 · güçlü"]
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_each_lobby_socket_names_the_computers_in_its_own_language(alice, bob):
+    running = await started_in_spanish(alice, bot_level="strong")
+    waiting = await database_sync_to_async(tables.create_table)(bob, "okey51", {}, mode="online")
+    french, listed_fr = await open_lobby("fr")
+    turkish, listed_tr = await open_lobby("tr-TR,tr;q=0.9")
+    # the first list, read when the socket connects
+    assert computer_names(listed_fr) == {running.pk: FRENCH}
+    assert computer_names(listed_tr) == {running.pk: TURKISH}
+    # a change made in a third language rewrites every running table in each socket's own
+    await started_in_spanish(bob, waiting)
+    assert computer_names(await tables_frame(french)) == {
+        running.pk: FRENCH, waiting.pk: [name.replace("fort", "normal") for name in FRENCH]}
+    assert computer_names(await tables_frame(turkish)) == {
+        running.pk: TURKISH, waiting.pk: [name.replace("güçlü", "normal") for name in TURKISH]}
+    # and the list a socket asks for again
+    await turkish.send_to(text_data=json.dumps({"type": "sync"}))
+    assert computer_names(await tables_frame(turkish))[running.pk] == TURKISH
+    await french.disconnect()
+    await turkish.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_lobby_update_without_frames_is_read_in_each_socket_s_language(alice):
+    running = await started_in_spanish(alice, bot_level="strong")
+    french, _ = await open_lobby("fr")
+    turkish, _ = await open_lobby("tr")
+    english, _ = await open_lobby()
+    await get_channel_layer().group_send(LOBBY_GROUP, {"type": "lobby.update"})
+    assert computer_names(await tables_frame(french)) == {running.pk: FRENCH}
+    assert computer_names(await tables_frame(turkish)) == {running.pk: TURKISH}
+    assert computer_names(await tables_frame(english)) == {
+        running.pk: ["Computer 2 · strong", "Computer 3 · strong", "Computer 4 · strong"]}
+    for comm in (french, turkish, english):
+        assert await comm.receive_nothing(timeout=0.01)
+        await comm.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_whose_language_the_message_lacks_gets_the_list_read_in_it(alice):
+    # e.g. from a process whose LANGUAGES differ, during a deploy
+    running = await started_in_spanish(alice, bot_level="strong")
+    french, _ = await open_lobby("fr")
+    turkish, _ = await open_lobby("tr")
+    given = json.dumps({"type": "tables", "tables": []})
+    await get_channel_layer().group_send(LOBBY_GROUP, {"type": "lobby.update", "frames": {"fr": given}})
+    assert await french.receive_from(timeout=TIMEOUT) == given  # written as it came
+    assert computer_names(await tables_frame(turkish)) == {running.pk: TURKISH}
+    await french.disconnect()
+    await turkish.disconnect()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -56,7 +56,9 @@ class AccountAdapter(MailOutageMixin, DefaultAccountAdapter):
         # its e-mail addresses (settings.ACCOUNT_LOGIN_METHODS; allauth also logs in with a
         # second, unverified address). Otherwise a guesser gets the limit once per name. A
         # login that names no account is its own key: it can only fail.
-        email = (credentials.get("email") or "").strip()
+        # Lower-cased here, as allauth does before its own lookup: SQLite's iexact folds only
+        # ASCII letters, so "v@BÉ.fr" would otherwise miss the account allauth still finds.
+        email = (credentials.get("email") or "").strip().lower()
         username = (credentials.get("username") or "").strip()
         user_id = None
         if email:

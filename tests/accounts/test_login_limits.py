@@ -84,6 +84,17 @@ def test_a_user_name_written_like_an_email_counts_against_its_account(django_use
         assert not ok and TOO_MANY in page
 
 
+def test_an_email_with_accented_capitals_counts_against_its_account(django_user_model):
+    # allauth finds the account by the lower-cased address; SQLite (the embedded default)
+    # folds only ASCII letters in a case-insensitive match, PostgreSQL all of them.
+    player = django_user_model.objects.create_user(f"idn{uuid.uuid4().hex[:8]}", f"{uuid.uuid4().hex[:8]}@bé.example",
+                                                   "Right-password-42")
+    for n in range(5):
+        assert not login_as((player.username, player.email.upper())[n % 2], "wrong-guess", "203.0.113.13")[0]
+    ok, page = login_as(player.email.upper(), "Right-password-42", "203.0.113.13")
+    assert not ok and TOO_MANY in page
+
+
 def test_the_owners_own_logins_never_add_up(owner):
     for _ in range(12):
         assert login(owner, "Right-password-42", "198.51.100.20")[0]

@@ -119,6 +119,8 @@ def _deal(write, rnd, seeds):
     # `seeds`: per seat the canonical seed or None, or {} (none): None and missing are "".
     sent = {seat: seed for seat, seed in (enumerate(seeds) if isinstance(seeds, list) else seeds.items())
             if seed is not None}
-    game = write.game
+    game, table = write.game, write.table
     write.end_seeding()  # the commit arms the first turn
-    write.commit(rounds.deal_round(game, write.table, game.match, rnd.index, sent))
+    write.commit(rounds.deal_round(game, table, game.match, rnd.index, sent))
+    if not table.private and table.mode == Table.Mode.ONLINE:
+        write.lobby_changed()  # the lobby's running matches show the round now being played

@@ -139,9 +139,7 @@ def next_round(game_id, token):
     with commit.locked_timer(game_id, token, Game.Deadline.NEXT_ROUND) as write:
         if write is None or write.table.status != Table.Status.PLAYING:
             return False
-        seeding.begin_round(write, write.game.round.index + 1)
-        if not write.table.private and write.table.mode == Table.Mode.ONLINE:
-            write.lobby_changed()  # the lobby's running matches show the round being played
+        seeding.begin_round(write, write.game.round.index + 1)  # its deal tells the lobby
         return True
 
 

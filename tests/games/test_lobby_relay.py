@@ -294,3 +294,29 @@ async def test_a_lobby_opened_while_redis_is_down_gets_its_list_and_the_changes_
         await get_channel_layer().flush()
     finally:
         server.stop()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_running_match_shows_its_round_once_the_seeding_window_dealt_it(alice, bob, settings):
+    settings.OKEY_SEED_WINDOW = 0.2  # seconds
+    comm, _ = await open_lobby()
+    table = await database_sync_to_async(tables.create_table)(alice, "okey51", {}, mode="online")
+    await database_sync_to_async(tables.join_table)(bob, table.pk)
+    await database_sync_to_async(tables.start_match)(alice, table.pk)
+    frames = [json.loads(await comm.receive_from(timeout=TIMEOUT)) for _ in range(3)]  # create, join, start
+    running = [t for t in frames[-1]["tables"] if t["id"] == table.pk]
+    assert running and running[0]["round"] is None  # the window is open: nothing dealt yet
+    await asyncio.sleep(0.4)  # the window is over; its timer task is run here, as the worker would
+
+    def close_the_window():
+        from games.models import Game
+        from games.play import seeding
+        from games.play.timers import timer_args
+
+        return seeding.close_window(*timer_args(Game.objects.get(table=table)))
+
+    assert await database_sync_to_async(close_the_window)()
+    frame = json.loads(await comm.receive_from(timeout=TIMEOUT))
+    assert [t["round"] for t in frame["tables"] if t["id"] == table.pk] == [1]
+    await comm.disconnect()

@@ -77,12 +77,12 @@ def test_a_running_round_shows_no_move_log_replay_or_record(alice, bob, carol):
     assert refused.code == "playable_discard" and "B8" in Game.objects.get(pk=game.pk).position["seats"][0]["rack"]
     client = Client()
     client.force_login(carol)  # not at the table
-    page = client.get(f"/table/{table.pk}/match/").content.decode()
+    page = without_tokens(client.get(f"/table/{table.pk}/match/").content.decode())
     assert "B8" not in page and "discarded" not in page and "This round is still being played." in page
     assert "K2" not in page and 'class="verify-btn' not in page
     assert client.get(f"/table/{table.pk}/replay/frames/?round=1").status_code == 404
     assert client.get(f"/table/{table.pk}/record/").status_code == 404
-    replay = client.get(f"/table/{table.pk}/replay/").content.decode()
+    replay = without_tokens(client.get(f"/table/{table.pk}/replay/").content.decode())
     assert "B8" not in replay and "replay opens once it is over" in replay
     spectator = json.dumps(snapshot(table.pk, carol)[1])
     assert "B8" not in spectator  # the live view hides it too: the pages hide no less

@@ -21,6 +21,14 @@ ROOT = Path(__file__).resolve().parents[2]
 TOO_MANY = "Too many failed login attempts"
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    # The limits, not the hashing, are under test: with the production hasher each failed
+    # login costs about a second of CPU on a busy machine, and twenty of them could outlast
+    # the one-minute window of the account-wide cool-down they must fill.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def owner(django_user_model):
     """A user with an e-mail no other test (nor run) uses: the limits count per account."""

@@ -21,11 +21,28 @@ UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 LOG_EVERY = 10.0  # seconds between two logged failures of one process
 
 
+def _fail_open(name, fallback):
+    # RedisCache's `name`, answering `fallback` while Redis cannot be reached (a type such
+    # as dict is called for a fresh value each time: callers may change what they get)
+    method = getattr(RedisCache, name)
+
+    def call(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except UNREACHABLE as error:
+            self._unreachable(name, error)
+            return fallback() if isinstance(fallback, type) else fallback
+
+    answer = f"an empty {fallback.__name__}" if isinstance(fallback, type) else repr(fallback)
+    call.__name__, call.__doc__ = name, f"RedisCache.{name}; {answer} while Redis cannot be reached."
+    return call
+
+
 class FailOpenRedisCache(RedisCache):
     """`RedisCache` whose reads and writes act as an empty cache while Redis cannot be
     reached: `get` returns the default, `get_many` {}, `add` True (an allauth cache lock is
-    granted), `has_key` and `delete` False, `set`, `set_many`, `delete_many` and `touch` do
-    nothing. Other errors still raise."""
+    granted), `has_key`, `touch` and `delete` False, `set`, `set_many` and `delete_many`
+    do nothing. Other errors still raise."""
 
     _last_logged = 0.0
 
@@ -36,62 +53,18 @@ class FailOpenRedisCache(RedisCache):
             log.error("cache %s failed, answering as an empty cache: %s", operation, error)
 
     def get(self, key, default=None, version=None):
+        """RedisCache.get; `default` while Redis cannot be reached."""
         try:
             return super().get(key, default, version)
         except UNREACHABLE as error:
             self._unreachable("get", error)
             return default
 
-    def get_many(self, keys, version=None):
-        try:
-            return super().get_many(keys, version)
-        except UNREACHABLE as error:
-            self._unreachable("get_many", error)
-            return {}
-
-    def add(self, key, value, timeout=None, version=None):
-        try:
-            return super().add(key, value, timeout, version)
-        except UNREACHABLE as error:
-            self._unreachable("add", error)
-            return True
-
-    def set(self, key, value, timeout=None, version=None):
-        try:
-            super().set(key, value, timeout, version)
-        except UNREACHABLE as error:
-            self._unreachable("set", error)
-
-    def set_many(self, data, timeout=None, version=None):
-        try:
-            return super().set_many(data, timeout, version)
-        except UNREACHABLE as error:
-            self._unreachable("set_many", error)
-            return []
-
-    def touch(self, key, timeout=None, version=None):
-        try:
-            return super().touch(key, timeout, version)
-        except UNREACHABLE as error:
-            self._unreachable("touch", error)
-            return False
-
-    def has_key(self, key, version=None):
-        try:
-            return super().has_key(key, version)
-        except UNREACHABLE as error:
-            self._unreachable("has_key", error)
-            return False
-
-    def delete(self, key, version=None):
-        try:
-            return super().delete(key, version)
-        except UNREACHABLE as error:
-            self._unreachable("delete", error)
-            return False
-
-    def delete_many(self, keys, version=None):
-        try:
-            super().delete_many(keys, version)
-        except UNREACHABLE as error:
-            self._unreachable("delete_many", error)
+    get_many = _fail_open("get_many", dict)
+    add = _fail_open("add", True)
+    set = _fail_open("set", None)
+    set_many = _fail_open("set_many", list)
+    touch = _fail_open("touch", False)
+    has_key = _fail_open("has_key", False)
+    delete = _fail_open("delete", False)
+    delete_many = _fail_open("delete_many", None)

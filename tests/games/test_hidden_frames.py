@@ -66,6 +66,12 @@ async def test_no_frame_of_a_multi_table_run_shows_a_tile_of_another_seat(
             turn = position["turn"]
             if (table.pk, turn) in players:
                 client = sockets[players[(table.pk, turn)]][0]
+                # A player acts on the version its table shows: the broadcast of the last
+                # change reaches the socket before the move, as in a browser (a move sent
+                # ahead of it would make the socket skip that older version, rightly).
+                while max((f["version"] for f in client.frames if f["type"] == "snapshot"),
+                          default=-1) < version:
+                    await client.recv()
                 action, _step = computer.fallback(position, turn)
                 action = {k: v for k, v in action.items() if k != "seat"}
                 await client.send({"type": "action", "id": f"{n}", "version": version, "action": action})

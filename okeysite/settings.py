@@ -8,6 +8,7 @@ process: deploy/supervisord.conf); `DATABASE_URL` selects the database (e.g.
 `postgres://postgres@127.0.0.1:5432/okeysite`). Production (REDIS_URL set, DEBUG off)
 needs SECRET_KEY, and every `check --deploy` warning has its variable (README "Production").
 """
+import hashlib
 import os
 import secrets
 import time
@@ -366,10 +367,14 @@ ACCOUNT_RATE_LIMITS = {"login_failed": "30/m/ip,5/300s/key", "login_failed_accou
 
 # --- cache ----------------------------------------------------------------------
 # The login limits' counters, shared by every process: Redis in the scaled set-up, files
-# under var/cache otherwise (the embedded server is one process; nothing to create).
+# under var/cache otherwise (the embedded server is one process; nothing to create), in a
+# folder of the site's database: two sites on one checkout (several test servers at once)
+# would otherwise count each other's sign-ups and logins from the same address.
 if EMBEDDED:
+    _db = DATABASES["default"]
+    _site = hashlib.sha256(f"{_db.get('HOST')}:{_db.get('PORT')}/{_db['NAME']}".encode()).hexdigest()[:12]
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-                          "LOCATION": BASE_DIR / "var" / "cache"}}
+                          "LOCATION": BASE_DIR / "var" / "cache" / _site}}
 else:
     # Failing open while Redis is down (okeysite/cache.py): it only holds rate-limit counters.
     CACHES = {"default": {"BACKEND": "okeysite.cache.FailOpenRedisCache", "LOCATION": REDIS_URL,

@@ -156,3 +156,6 @@ def register(page, base_url: str, name: str, password: str = "tiles-and-racks-42
         page.fill("input[name=password2]", password)
     page.locator("form button[type=submit], form input[type=submit]").last.click()
     page.wait_for_load_state("networkidle")
+    # a refused sign-up (a form error, a rate limit) stays on the form: say so here, not
+    # later as a missing button of a logged-in page
+    assert "/accounts/signup/" not in page.url, f"sign-up of {name} refused: {page.inner_text('body')[:300]}"

@@ -64,3 +64,19 @@ def test_the_readme_production_example_passes_check_deploy_with_no_warning():
     done = manage(*command[2:], **env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no issues" in done.stdout
+
+
+def test_two_embedded_sites_on_one_checkout_keep_their_own_login_counters(tmp_path):
+    # Several embedded servers at once (a test run's) must not count each other's sign-ups
+    # from 127.0.0.1 against one shared limit.
+    token = secrets.token_hex(8)
+    script = ("import sys; from django.core.cache import cache; key = 'counter-' + sys.argv[-1]; "
+              "cache.add(key, 0); print(cache.incr(key))")
+
+    def count(site):
+        done = manage("shell", "-c", script.replace("sys.argv[-1]", repr(token)),
+                      DATABASE_URL=f"sqlite:///{tmp_path / site}.sqlite3")
+        assert done.returncode == 0, done.stderr
+        return int(done.stdout.split()[-1])
+
+    assert [count("first"), count("first"), count("second"), count("first")] == [1, 2, 1, 3]

@@ -7,7 +7,7 @@
 // why above them, dimmed as stale, and the socket waits long before it tries again
 // (30 s up to 5 min), or tries as soon as the page is back in view, which is when the
 // player has likely closed the other tab the message asks them to close.
-import { TableSocket, socketUrl } from "./table/socket.js";
+import { TableSocket, socketUrl, wakeWhenVisible } from "./table/socket.js";
 
 /**
  * Show only the options of the chosen game: fields marked data-rulesets="okey51 ..."
@@ -175,7 +175,7 @@ export function startLobby(doc = document, { socketFactory } = {}) {
     // the 4429 without its error frame before it: the page's own copy of the message
     onState: (state, code) => { if (state === "closed" && code === 4429 && !shown) refused(page.text.too_many_sockets || ""); },
   });
-  doc.addEventListener("visibilitychange", () => { if (doc.visibilityState === "visible") socket.wake(); });
+  wakeWhenVisible(socket, doc);
   return { socket };
 }
 

@@ -7,7 +7,7 @@
 // why above them, dimmed as stale, and the socket waits long before it tries again
 // (30 s up to 5 min), or tries as soon as the page is back in view, which is when the
 // player has likely closed the other tab the message asks them to close.
-import { TableSocket, socketUrl } from "./table/socket.js";
+import { TableSocket, socketUrl, wakeWhenVisible } from "./table/socket.js";
 
 /**
  * Show only the options of the chosen game: fields marked data-rulesets="okey51 ..."
@@ -38,10 +38,19 @@ export function showChosenOptions(form) {
   for (const el of form.querySelectorAll("[data-move-clock]")) el.hidden = noClock;
 }
 
-function cell(text) {
+/** A cell; `label` (its column's title) is shown before the value on a phone, where a
+ * row reads as two lines without the header row (site.css). */
+function cell(text, label) {
   const td = document.createElement("td");
   td.textContent = String(text);
+  if (label) td.dataset.label = label;
   return td;
+}
+
+/** The column titles of the list `body` belongs to, as the page's header row says them. */
+function columnTitles(body) {
+  const table = body.closest("table");
+  return table ? [...table.querySelectorAll("thead th")].map((th) => th.textContent.trim()) : [];
 }
 
 function joinForm(table, csrf, label) {
@@ -87,10 +96,12 @@ export function renderTables(body, tables, { text, authenticated, csrf }) {
     body.append(emptyRow(text.empty));
     return;
   }
+  const titles = columnTitles(body);
   for (const t of tables) {
     const tr = document.createElement("tr");
     const game = gameName(t, text);
-    tr.append(cell(t.id), cell(game), cell(t.creator), cell(`${t.seats_taken}/${t.players}`), cell(`${t.move_time} s`));
+    tr.append(cell(t.id), cell(game), cell(t.creator, titles[2]), cell(`${t.seats_taken}/${t.players}`, titles[3]),
+      cell(`${t.move_time} s`, titles[4]));
     const td = document.createElement("td");
     if (authenticated) td.append(joinForm(t, csrf, text.join));
     tr.append(td);
@@ -111,12 +122,14 @@ export function renderRunning(body, tables, { text }) {
     body.append(emptyRow(text.none_running));
     return;
   }
+  const titles = columnTitles(body);
   for (const t of running) {
     const tr = document.createElement("tr");
     tr.dataset.table = String(t.id);
     const game = gameName(t, text);
     const seats = (t.seats || []).map((s) => (s.computer ? `${s.name} (${text.computer})` : s.name)).join(", ");
-    tr.append(cell(t.id), cell(game), cell(seats), cell(t.round == null ? "–" : t.round), cell(t.spectators || 0));
+    tr.append(cell(t.id), cell(game), cell(seats, titles[2]), cell(t.round == null ? "–" : t.round, titles[3]),
+      cell(t.spectators || 0, titles[4]));
     const td = document.createElement("td");
     const a = document.createElement("a");
     a.className = "button watch-link";
@@ -175,7 +188,7 @@ export function startLobby(doc = document, { socketFactory } = {}) {
     // the 4429 without its error frame before it: the page's own copy of the message
     onState: (state, code) => { if (state === "closed" && code === 4429 && !shown) refused(page.text.too_many_sockets || ""); },
   });
-  doc.addEventListener("visibilitychange", () => { if (doc.visibilityState === "visible") socket.wake(); });
+  wakeWhenVisible(socket, doc);
   return { socket };
 }
 

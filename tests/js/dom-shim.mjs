@@ -78,6 +78,7 @@ class Element extends Node {
   hasAttribute(k) { return this.getAttribute(k) !== null; }
   removeAttribute(k) { this.attrs.delete(k); }
   addEventListener(type, fn) { (this.listeners[type] ||= []).push(fn); }
+  removeEventListener(type, fn) { this.listeners[type] = (this.listeners[type] || []).filter((f) => f !== fn); }
   dispatch(type, ev = {}) {
     const e = { type, target: this, stopPropagation() { this.stopped = true; }, preventDefault() {}, ...ev };
     for (let el = this; el && !e.stopped; el = el.parentElement) for (const fn of el.listeners[type] || []) fn.call(el, e);

@@ -8,7 +8,7 @@ import { _ } from "./i18n.js";
 import { controllerFor } from "./controllers/index.js";
 import { perRowFor } from "./rack.js";
 import { awaitingAnswer, myTurn, seated, started } from "./selectors.js";
-import { TableSocket, socketUrl } from "./socket.js";
+import { TableSocket, socketUrl, wakeWhenVisible } from "./socket.js";
 import { initialState, reduce } from "./state.js";
 import { persist, safeStorage, savedFor } from "./storage.js";
 import { DropTargets } from "./views/dnd.js";
@@ -62,6 +62,8 @@ export class TableApp {
       onFrame: (f) => this.onFrame(f),
       onState: (status, code) => this.apply([{ type: "connection", status, code }]),
     });
+    // back into view: a sync, or at once the reconnect a 4429's long backoff holds back
+    this.stopWaking = wakeWhenVisible(this.socket);
   }
 
   /** A server frame: a snapshot comes with what storage holds for its round and seat. */
@@ -126,6 +128,7 @@ export class TableApp {
   /** Stop the clock and the socket (a test, or a page that drops the table). */
   stop() {
     clearInterval(this.clockTimer);
+    this.stopWaking();
     this.socket.close();
   }
 }

@@ -179,6 +179,21 @@ export class TableSocket {
   }
 }
 
+/**
+ * Wake `socket` (`TableSocket.wake`) each time `doc` comes back into view: a phone
+ * waking up or a tab brought to the front syncs at once, and a socket waiting out its
+ * long backoff after a 4429 tries now, as the player may have just closed the other tab.
+ * The lobby and the table page both go through here, so they behave the same.
+ * @param {TableSocket} socket
+ * @param {Document} [doc]
+ * @returns {() => void} stops listening (a page that drops its socket)
+ */
+export function wakeWhenVisible(socket, doc = document) {
+  const onChange = () => { if (doc.visibilityState === "visible") socket.wake(); };
+  doc.addEventListener("visibilitychange", onChange);
+  return () => doc.removeEventListener("visibilitychange", onChange);
+}
+
 /** ws(s)://host + path for the page's origin. */
 export function socketUrl(path) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";

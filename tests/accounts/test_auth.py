@@ -51,3 +51,19 @@ def test_login_by_user_name(client, alice):
     response = client.post("/accounts/login/", {"login": "alice", "password": "pw-alice-1234"})
     assert response.status_code == 302
     assert client.get("/profile/").status_code == 200
+
+
+@pytest.mark.parametrize("lang, message", [
+    ("en", "The username or e-mail address, or the password, is not correct."),
+    ("fr", "Le nom d'utilisateur ou l'adresse e-mail, ou le mot de passe, est incorrect."),
+    ("es", "El usuario o correo electrónico, o la contraseña, no son correctos."),
+    ("tr", "Kullanıcı adı ya da e-posta adresi veya şifre doğru değil."),
+])
+@pytest.mark.parametrize("named", ["alice", "alice@example.com"])
+def test_a_wrong_login_names_both_the_user_name_and_the_email(client, alice, lang, message, named):
+    # The field takes either, so whichever was typed the message names both.
+    response = client.post("/accounts/login/", {"login": named, "password": "not-her-password"},
+                           HTTP_ACCEPT_LANGUAGE=lang)
+    page = response.content.decode().replace("&#x27;", "'")
+    assert message in page
+    assert "and/or" not in page

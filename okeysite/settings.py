@@ -339,6 +339,12 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_UNIQUE_EMAIL = True
+# No enumeration prevention: with verification optional, allauth's sign-up form already says
+# when an address is taken (it can hide that only when verification is mandatory), so the
+# prevention hid nothing, while on the add-e-mail form it stored another account's address
+# as a second, unverified row of the adder's (the login limits and allauth's e-mail login
+# then met two accounts under one address). Without it, that form refuses the address.
+ACCOUNT_PREVENT_ENUMERATION = False
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"

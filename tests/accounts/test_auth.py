@@ -67,3 +67,19 @@ def test_a_wrong_login_names_both_the_user_name_and_the_email(client, alice, lan
     page = response.content.decode().replace("&#x27;", "'")
     assert message in page
     assert "and/or" not in page
+
+
+def test_an_address_another_account_holds_cannot_be_added(client, alice, bob):
+    from allauth.account.models import EmailAddress
+
+    EmailAddress.objects.create(user=alice, email=alice.email, primary=True, verified=False)
+    client.force_login(bob)
+    for typed in (alice.email, alice.email.upper()):
+        page = client.post("/accounts/email/", {"email": typed, "action_add": ""}).content.decode()
+        assert "A user is already registered with this email address." in page
+    assert list(EmailAddress.objects.filter(email__iexact=alice.email).values_list("user", flat=True)) == [alice.pk]
+    # An address nobody holds is still added (unverified, a confirmation sent).
+    client.post("/accounts/email/", {"email": "bob.second@example.com", "action_add": ""})
+    assert EmailAddress.objects.filter(user=bob, email="bob.second@example.com", verified=False).exists()
+    assert mail.outbox and mail.outbox[-1].to == ["bob.second@example.com"]
+

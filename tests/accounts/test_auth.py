@@ -83,3 +83,18 @@ def test_an_address_another_account_holds_cannot_be_added(client, alice, bob):
     assert EmailAddress.objects.filter(user=bob, email="bob.second@example.com", verified=False).exists()
     assert mail.outbox and mail.outbox[-1].to == ["bob.second@example.com"]
 
+
+def test_the_french_account_pages_say_e_mail_like_their_placeholders(client, alice):
+    # Django's auth catalog says "Courriel" and "adresse électronique": our catalog keeps
+    # the word of allauth's French pages, "e-mail".
+    pages = [client.get(path, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+             for path in ("/accounts/signup/", "/accounts/login/", "/accounts/password/reset/")]
+    pages.append(client.post("/accounts/signup/", {"email": "pas-une-adresse", "username": "zoe"},
+                             HTTP_ACCEPT_LANGUAGE="fr").content.decode())
+    client.force_login(alice)
+    pages.append(client.get("/accounts/email/", HTTP_ACCEPT_LANGUAGE="fr").content.decode())
+    for page in pages:
+        assert "ourriel" not in page and "électronique" not in page
+    signup = pages[0]
+    assert '<label for="id_email">E-mail' in signup and 'placeholder="Adresse e-mail"' in signup
+    assert "Saisissez une adresse e-mail valide." in pages[3]

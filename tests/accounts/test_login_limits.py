@@ -153,6 +153,26 @@ def test_a_guesser_on_many_addresses_gets_a_cool_down_that_ends_within_a_minute(
     assert login(owner, "Right-password-42", "198.51.100.20")[0]
 
 
+@pytest.mark.parametrize("lang, address, wait", [
+    ("en", "192.0.2.41", "Please wait a minute, then try again."),
+    ("fr", "192.0.2.42", "Patientez une minute, puis réessayez."),
+    ("es", "192.0.2.43", "Espere un minuto y vuelva a intentarlo."),
+    ("tr", "192.0.2.44", "Lütfen bir dakika bekleyip yeniden deneyin."),
+])
+def test_too_many_logins_from_one_address_get_the_sites_own_page(lang, address, wait):
+    # allauth's login view takes 30 posts a minute from an address ("login" rate), then
+    # answers 429 with the template 429.html: the site's, in the player's language.
+    client = Client(REMOTE_ADDR=address, HTTP_ACCEPT_LANGUAGE=lang)
+    for _ in range(30):
+        assert client.post("/accounts/login/", {}).status_code == 200  # the form again: empty fields
+    response = client.post("/accounts/login/", {})
+    assert response.status_code == 429
+    page = response.content.decode()
+    assert wait in page
+    assert 'class="site-nav"' in page and f'lang="{lang}"' in page  # the site's base template
+    assert "Too Many Requests" not in page
+
+
 @pytest.fixture
 def embedded_cache(settings, tmp_path):
     """The embedded mode's cache (settings.EMBEDDED_CACHE), in a directory of this test's own."""

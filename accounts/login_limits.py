@@ -18,12 +18,14 @@ from allauth.core.internal import ratelimit
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.sites.shortcuts import get_current_site
+from django.utils.translation import gettext_lazy as _
 
 from accounts.display_names import COMPUTER_NAME_MESSAGE, reads_as_computer
 from accounts.mail import MailOutageMixin
 
 APP = "allauth.account"
 ACCOUNT_ACTION = "login_failed_account"
+WRONG_LOGIN = _("The username or e-mail address, or the password, is not correct.")
 
 
 class _Usages:
@@ -41,7 +43,17 @@ class AccountAdapter(MailOutageMixin, DefaultAccountAdapter):
     """allauth's adapter with the failed-login limits above (settings.ACCOUNT_ADAPTER), no
     user name that reads as a computer's label (a name shown at the tables when the player
     sets no display name), and account e-mail that fails without failing the request
-    (`accounts.mail`)."""
+    (`accounts.mail`), and one wrong-login message whatever the login field held."""
+
+    # The login field takes a user name or an e-mail (settings.ACCOUNT_LOGIN_METHODS), but
+    # allauth's wrong-login message names only what the typed text looks like: "The
+    # username and/or password" for a name, "The email address and/or password" for
+    # anything with an "@" (which a user name may hold too). This one names both.
+    error_messages = {
+        **DefaultAccountAdapter.error_messages,
+        "username_password_mismatch": WRONG_LOGIN,
+        "email_password_mismatch": WRONG_LOGIN,
+    }
 
     def clean_username(self, username, shallow=False):
         """allauth's checks, then refuse a name like "Computer 2" (`accounts.display_names`).

@@ -1,5 +1,6 @@
-"""The scaled set-up's cache: Django's Redis cache, answering as an empty cache while Redis
-cannot be reached instead of raising.
+"""The site's caches: in the scaled set-up Django's Redis cache, answering as an empty cache
+while Redis cannot be reached instead of raising; in the embedded mode Django's file cache,
+with an atomic `add` (EmbeddedFileCache).
 
 The cache holds only what can be lost: allauth's rate-limit counters (the failed-login
 limits of `accounts.login_limits`, sign-up and e-mail limits). When Redis is down, Django's
@@ -10,8 +11,11 @@ able to log in meanwhile; the limits count again as soon as Redis is back. Each 
 logged (at most once every LOG_EVERY seconds per process) so the outage is seen.
 """
 import logging
+import threading
 import time
 
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.filebased import FileBasedCache
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeoutError
 
@@ -68,3 +72,27 @@ class FailOpenRedisCache(RedisCache):
     has_key = _fail_open("has_key", False)
     delete = _fail_open("delete", False)
     delete_many = _fail_open("delete_many", None)
+
+
+class EmbeddedFileCache(FileBasedCache):
+    """`FileBasedCache` whose `add` and `incr` are atomic among the threads of this process.
+
+    allauth's rate limits (the failed-login limits of `accounts.login_limits`) take a lock
+    per counter with `cache.add` before reading and rewriting it. The file cache's `add` is
+    a check then a write, so simultaneous requests (daphne serves each in a thread of its
+    own) all got the lock and all read the same count: a burst of 12 wrong passwords for
+    one account passed 7-9 of them under a limit of 5. The embedded server is one process
+    (`make run`: one daphne, its Celery worker inside it), so a lock of the process is
+    enough; the scaled set-up counts in Redis, whose `add` is atomic itself."""
+
+    _lock = threading.Lock()  # of the class: each thread has a cache instance of its own
+
+    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        """FileBasedCache.add, never true for two callers at once (bool)."""
+        with self._lock:
+            return super().add(key, value, timeout, version)
+
+    def incr(self, key, delta=1, version=None):
+        """FileBasedCache.incr (a read then a write), never interleaved with another (int)."""
+        with self._lock:
+            return super().incr(key, delta, version)

@@ -4,6 +4,7 @@ same for every process, and the account-wide cool-down ends by itself."""
 import os
 import subprocess
 import sys
+import threading
 import uuid
 from pathlib import Path
 
@@ -150,3 +151,91 @@ def test_a_guesser_on_many_addresses_gets_a_cool_down_that_ends_within_a_minute(
     assert len(history) == 20
     cache.set(key, [at - 61 for at in history], 120)
     assert login(owner, "Right-password-42", "198.51.100.20")[0]
+
+
+@pytest.mark.parametrize("lang, address, wait", [
+    ("en", "192.0.2.41", "Please wait a minute, then try again."),
+    ("fr", "192.0.2.42", "Patientez une minute, puis réessayez."),
+    ("es", "192.0.2.43", "Espere un minuto y vuelva a intentarlo."),
+    ("tr", "192.0.2.44", "Lütfen bir dakika bekleyip yeniden deneyin."),
+])
+def test_too_many_logins_from_one_address_get_the_sites_own_page(lang, address, wait):
+    # allauth's login view takes 30 posts a minute from an address ("login" rate), then
+    # answers 429 with the template 429.html: the site's, in the player's language.
+    client = Client(REMOTE_ADDR=address, HTTP_ACCEPT_LANGUAGE=lang)
+    for _ in range(30):
+        assert client.post("/accounts/login/", {}).status_code == 200  # the form again: empty fields
+    response = client.post("/accounts/login/", {})
+    assert response.status_code == 429
+    page = response.content.decode()
+    assert wait in page
+    assert 'class="site-nav"' in page and f'lang="{lang}"' in page  # the site's base template
+    assert "Too Many Requests" not in page
+
+
+@pytest.fixture
+def embedded_cache(settings, tmp_path):
+    """The embedded mode's cache (settings.EMBEDDED_CACHE), in a directory of this test's own."""
+    settings.CACHES = {"default": dict(settings.EMBEDDED_CACHE, LOCATION=str(tmp_path / "cache"))}
+
+
+def wrong_password_burst(user, address, size=12):
+    """`size` wrong-password logins for `user` from `address` at the same moment, each in a
+    thread of its own (as daphne serves requests); returns how many reached the password
+    check (the others were refused by a limit)."""
+    from django.db import connections
+
+    start, pages = threading.Barrier(size), [""] * size
+
+    def attempt(n):
+        try:
+            start.wait()
+            pages[n] = login(user, "wrong-guess", address)[1]
+        finally:
+            connections.close_all()  # the thread's own connection, before the test database goes
+
+    threads = [threading.Thread(target=attempt, args=(n,)) for n in range(size)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    checked = sum("is not correct" in page for page in pages)
+    assert checked + sum(TOO_MANY in page for page in pages) == size
+    return checked
+
+
+def test_the_embedded_cache_grants_one_lock_to_simultaneous_callers(embedded_cache):
+    # allauth's rate limits lock each counter with cache.add before reading and rewriting
+    # it: of callers in threads of their own at the same moment, one only may get it.
+    # (Django's own file cache granted it to several in about a third of the rounds.)
+    for round_ in range(100):
+        start, granted = threading.Barrier(12), []
+
+        def take(key=f"lock-{round_}", start=start, granted=granted):
+            start.wait()
+            if cache.add(key, True, 10):
+                granted.append(key)
+
+        threads = [threading.Thread(target=take) for _ in range(12)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert len(granted) == 1, f"round {round_}: {len(granted)} callers got the lock"
+
+
+def test_simultaneous_wrong_passwords_pass_at_most_the_limit_in_embedded_mode(embedded_cache, django_user_model):
+    # A few bursts, each for an account of its own: at most the limit (5 per address and
+    # account) of each reach the password check.
+    for burst in range(3):
+        name = f"burst{uuid.uuid4().hex[:10]}"
+        user = django_user_model.objects.create_user(name, f"{name}@example.com", "Right-password-42")
+        address = f"203.0.113.{60 + burst}"
+        checked = wrong_password_burst(user, address)
+        assert checked <= 5, f"burst {burst}: {checked} wrong passwords checked"
+        # The count holds exactly the checked ones: an attempt refused because a counter
+        # stayed locked too long counted nothing, so its place is still free.
+        for _ in range(5 - checked):
+            assert "is not correct" in login(user, "wrong-guess", address)[1]
+        ok, page = login(user, "Right-password-42", address)
+        assert not ok and TOO_MANY in page

@@ -27,7 +27,9 @@ MEASURE = """() => {
 
 @pytest.fixture(scope="module")
 def tables(browser, live_server_url):
-    """An open online table and a running one (started with computers in the free seats)."""
+    """An open online table and a running one (started with computers in the free seats).
+    The running one is okey17, seven rounds with a pause between them: the computers cannot
+    end it while the tests look at it, as they can a one-round okey51 match."""
     context = browser.new_context(viewport={"width": 1366, "height": 800})
     page = context.new_page()
     try:
@@ -35,6 +37,7 @@ def tables(browser, live_server_url):
             page.context.clear_cookies()
             register(page, live_server_url, name)
             page.goto(live_server_url + "/")
+            page.select_option("select[name=ruleset]", "okey17" if start else "okey51")
             page.check("input[name=mode][value=online]")
             page.locator("form.create-table button[type=submit]").click()
             page.wait_for_url(re.compile(r"/table/\d+/$"))

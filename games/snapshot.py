@@ -349,13 +349,15 @@ _LOBBY_RUNNING_SEATS = PreparedRows(lambda: Seat.objects.filter(
 
 def _lobby_seat(row, computers):
     # A running table's seat as the lobby shows it (`players_info`'s name): a player who
-    # left counts as a computer, since one plays the seat for good. A computer's seat is
+    # left counts as a computer, since one plays the seat for good ("left": the lists say
+    # so after the player's name; a computer's own name already says "Computer"). A computer's seat is
     # named later, per language: it is kept in `computers` under its (seat index, level).
     if row["user_id"]:
         name = row["user__player_settings__display_name"] or row["user__username"]
     else:
         name = None
-    seat = {"name": name, "computer": bool(row["bot_level"] and not row["user_id"]) or bool(row["left"])}
+    seat = {"name": name, "computer": bool(row["bot_level"] and not row["user_id"]) or bool(row["left"]),
+            "left": bool(row["left"])}
     if row["bot_level"] and not row["user_id"]:
         computers.setdefault((row["index"], row["bot_level"]), []).append(seat)
     return seat

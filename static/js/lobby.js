@@ -112,7 +112,7 @@ export function renderTables(body, tables, { text, authenticated, csrf }) {
 /**
  * Fill the running tables' body (public matches to watch) from a `tables` frame.
  * @param {HTMLElement} body the list's tbody
- * @param {{id, status, ruleset, ruleset_name?, options?, seats?: {name, computer}[], round?, spectators?}[]} tables
+ * @param {{id, status, ruleset, ruleset_name?, options?, seats?: {name, computer, left?}[], round?, spectators?}[]} tables
  * @param {object} page {text: {watch, computer, none_running, teams, round}}
  */
 export function renderRunning(body, tables, { text }) {
@@ -127,7 +127,7 @@ export function renderRunning(body, tables, { text }) {
     const tr = document.createElement("tr");
     tr.dataset.table = String(t.id);
     const game = gameName(t, text);
-    const seats = (t.seats || []).map((s) => (s.computer ? `${s.name} (${text.computer})` : s.name)).join(", ");
+    const seats = (t.seats || []).map((s) => (s.left ? `${s.name} (${text.computer})` : s.name)).join(", ");
     tr.append(cell(t.id), cell(game), cell(seats, titles[2]), cell(t.round == null ? "–" : t.round, titles[3]),
       cell(t.spectators || 0, titles[4]));
     const td = document.createElement("td");

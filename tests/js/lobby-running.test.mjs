@@ -34,14 +34,17 @@ function lobbyPage() {
 const TABLES = [
   { id: 7, status: "open", ruleset: "okey51", ruleset_name: "Okey 51", creator: "ayse", seats_taken: 1, players: 4, move_time: 30 },
   { id: 9, status: "playing", ruleset: "rami", ruleset_name: "Rami", round: 2, spectators: 3,
-    seats: [{ name: "ayse", computer: false }, { name: "Computer 2 · normal", computer: true }] },
+    seats: [{ name: "ayse", computer: false }, { name: "Computer 2 · normal", computer: true },
+      { name: "mert", computer: true, left: true }] },
 ];
 
+// A computer's name says "Computer" already; a player who left is named, and marked as
+// played by a computer.
 test("running public matches are listed with their players, round, watchers and a Watch link", () => {
   const page = lobbyPage();
   page.sockets[0].deliver({ type: "tables", tables: TABLES });
   assert.deepEqual(page.open().map((r) => r[0]), ["7"]);
-  assert.deepEqual(page.running(), [["9", "Rami", "ayse, Computer 2 · normal (computer)", "2", "3", "İzle"]]);
+  assert.deepEqual(page.running(), [["9", "Rami", "ayse, Computer 2 · normal, mert (computer)", "2", "3", "İzle"]]);
   assert.equal(document.querySelector("#running-tables a.watch-link").href, "/table/9/");
   page.sockets[0].deliver({ type: "tables", tables: TABLES.slice(0, 1) });
   assert.deepEqual(page.running(), [[TEXT.none_running]]);

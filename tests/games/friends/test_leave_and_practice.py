@@ -6,6 +6,7 @@ from django.urls import reverse
 from games.errors import TableError
 from games.models import Game, Seat, Table
 from games.play import presence, tables, turns
+from games.snapshot import open_tables
 from leaderboards.models import RatingChange, SoloRecord
 from leaderboards.recording import record_result
 from tests.games.play.helpers import game_of, online_table, play_out, solo_table
@@ -18,6 +19,10 @@ def test_a_player_who_leaves_is_played_by_a_computer_and_rated_last(alice, bob):
     tables.leave_match(bob, table.pk)
     seat = Seat.objects.get(table=table, user=bob)
     assert seat.left and seat.autoplay
+    # the lobby's running list marks the player who left (the computers' names say so)
+    listed = {s["name"]: s for s in next(t for t in open_tables() if t["id"] == table.pk)["seats"]}
+    assert listed["bob"]["computer"] and listed["bob"]["left"] and not listed["alice"]["left"]
+    assert [s["left"] for name, s in listed.items() if s["computer"] and name != "bob"] == [False, False]
     # coming back changes nothing: the seat stays the computer's, the socket is a spectator's
     assert presence.set_connected(bob, table.pk, True) is None
     assert presence.resume_seat(bob, table.pk) is None

@@ -11,8 +11,10 @@ from accounts.player_settings import PlayerSettings
 pytestmark = pytest.mark.django_db(transaction=True)
 
 COMPUTER_NAMES = ["Computer 2 · strong", "Ordinateur 3 · fort", "Ordenador 1 · fácil", "Bilgisayar 4 · güçlü",
-                  "computer", "C0MPUTER 2", "Com-pu-ter", "ORDİNATEUR", "bilgısayar", "Robot 2", "strong bot"]
-FINE_NAMES = ["Alice", "Abbott", "Bilge", "Oruç Reis", "Tile Master 2"]
+                  "computer", "C0MPUTER 2", "Com-pu-ter", "ORDİNATEUR", "bilgısayar", "Robot 2", "strong bot",
+                  # Cyrillic С, Greek ο and Cyrillic а drawn like the Latin letters; a neighbour language's word
+                  "\u0421omputer 2 · normal", "C\u03bfmputer 3 · strong", "Bilgisay\u0430r", "Komputer 2"]
+FINE_NAMES = ["Alice", "Abbott", "Bilge", "Oruç Reis", "Tile Master 2", "Наташа", "Νίκος"]
 MESSAGES = {"en": "reads like a computer player", "fr": "ressemble à celui d'un joueur ordinateur",
             "es": "parece el de un jugador ordenador", "tr": "bilgisayar oyuncusunun adına benziyor"}
 

@@ -10,7 +10,7 @@ import { sortRack } from "./sorting.js";
 import { myTurn, okeyTile, prevTop, roundOver, seated, serverRack } from "./selectors.js";
 import { rackKey } from "./storage.js";
 import { ramiEvents, syncWorkingTable } from "./state-rami.js";
-import { chatError, chatEvents, chatState } from "./state-chat.js";
+import { answersChat, chatError, chatEvents, chatState } from "./state-chat.js";
 import { fairdealEvents, seedError, seedingOf } from "./state-fairdeal.js";
 import { awayAfterConnection, awayAfterSnapshot, awayEvents } from "./state-away.js";
 
@@ -150,7 +150,7 @@ function ack(state, { id, version }) {
 
 function error(state, f) {
   if (f.code === "suspended") return block(state, f.message || _("You cannot play at this table now."));
-  if (!f.id && state.chat.awaiting) return chatError(state, f);
+  if (answersChat(state, f)) return chatError(state, f);
   const refusedSeed = seedError(state, f);
   if (refusedSeed) return refusedSeed;
   const pending = { ...state.pending };

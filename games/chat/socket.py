@@ -18,40 +18,51 @@ class ChatFrames:
         await self.send_frame({"type": "chat_history", "lines": lines})
 
     async def receive_chat(self, frame):
-        """`chat` {text}: `games.chat.service.post`; the line comes back to every socket through the group.
+        """`chat` {text, id?}: `games.chat.service.post`; the line comes back to every socket through the group.
         A text with a control character or a lone surrogate is refused `bad_text`; an
-        anonymous spectator cannot chat (`not_seated`)."""
+        anonymous spectator cannot chat (`not_seated`). A refusal carries the frame's `id`,
+        so the client shows it with the chat, never as a refused move."""
+        frame_id = frames.frame_id(frame)
         if self.user is None:
-            await self.send_error("not_seated")
+            await self.send_error("not_seated", frame_id)
             return
         if frames.bad_text(frame.get("text")):
-            await self.send_error("bad_text")
+            await self.send_error("bad_text", frame_id)
             return
         try:
             await database_sync_to_async(chat.post)(self.user, self.table_id, frame.get("text"))
         except chat.ChatError as exc:
-            await self.send_chat_error(exc)
+            await self.send_chat_error(exc, frame_id)
 
     async def receive_report(self, frame):
-        """`report` {user?, reason?}: `games.chat.service.report`; answered with `reported`.
+        """`report` {user?, reason?, id?}: `games.chat.service.report`; answered with `reported`.
         A user or reason with a control character or a lone surrogate is refused `bad_text`;
-        an anonymous spectator cannot report (`not_seated`)."""
+        an anonymous spectator cannot report (`not_seated`). The answer, `reported` or a
+        refusal, carries the frame's `id`."""
+        frame_id = frames.frame_id(frame)
         if self.user is None:
-            await self.send_error("not_seated")
+            await self.send_error("not_seated", frame_id)
             return
         if frames.bad_text(frame.get("user")) or frames.bad_text(frame.get("reason")):
-            await self.send_error("bad_text")
+            await self.send_error("bad_text", frame_id)
             return
         try:
             await database_sync_to_async(chat.report)(self.user, self.table_id, frame.get("user"), frame.get("reason"))
         except chat.ChatError as exc:
-            await self.send_chat_error(exc)
+            await self.send_chat_error(exc, frame_id)
             return
-        await self.send_frame({"type": "reported"})
+        answer = {"type": "reported"}
+        if frame_id is not None:
+            answer["id"] = frame_id
+        await self.send_frame(answer)
 
-    async def send_chat_error(self, exc):
+    async def send_chat_error(self, exc, frame_id=None):
+        """A refused chat line or report, in the socket's language, with the refused frame's `id` when it had one."""
         with translation.override(self.language):
-            await self.send_frame({"type": "error", "code": exc.code, "message": exc.message()})
+            frame = {"type": "error", "code": exc.code, "message": exc.message()}
+        if frame_id is not None:
+            frame["id"] = frame_id
+        await self.send_frame(frame)
 
     async def chat_message(self, event):
         """Group message from `games.chat.service`: one public chat line."""

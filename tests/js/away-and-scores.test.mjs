@@ -53,7 +53,9 @@ test("on autoplay the player sees a banner and takes the seat back with one tap"
 test("one move time running out says time's up; the move history lists every seat's moves with tiles", () => {
   const { app, root, ws } = start();
   const moves = [{ number: 3, seat: 3, actor: "computer", type: "discard", result: "ok", tile: "B4", penalties: [] }, ...timeoutMoves];
-  ws().deliver({ type: "snapshot", version: 1, view: okeyView({ moves }) });
+  // the player is on the page, their turn comes, and the computer plays it when the clock runs out
+  ws().deliver({ type: "snapshot", version: 1, view: okeyView({ turn: 0, moves: moves.slice(0, 1) }) });
+  ws().deliver({ type: "snapshot", version: 2, view: okeyView({ moves }) });
   assert.match(q(root, "#away-banner").textContent, /Time's up/);
   const lines = q(root, "#history-lines").children;
   assert.equal(lines.length, 3);
@@ -61,6 +63,40 @@ test("one move time running out says time's up; the move history lists every sea
   assert.match(lines[2].textContent, /discarded/);
   assert.ok(!q(root, "#move-history").textContent.includes("Y12"));     // never a raw code
   assert.equal(q(root, ".history-latest").textContent, "(5)");          // the round's moves so far
+  clearInterval(app.clockTimer);
+});
+
+test("a page opened after the computer played the seat says welcome back, not time's up", () => {
+  // the seat was given back as the socket opened: the snapshot no longer says autoplay
+  const { app, root, ws } = start();
+  ws().deliver({ type: "snapshot", version: 7, view: okeyView({ moves: timeoutMoves }) });
+  const banner = q(root, "#away-banner");
+  assert.equal(banner.hidden, false);
+  assert.match(banner.textContent, /Welcome back/);
+  assert.doesNotMatch(banner.textContent, /Time's up/);
+  assert.match(banner.textContent, /discarded for you: yellow 12/);
+  clearInterval(app.clockTimer);
+});
+
+test("the computer's moves played while the socket was down say welcome back; a reconnect alone changes nothing", () => {
+  const { app, root, ws } = start();
+  const first = { number: 3, seat: 3, actor: "computer", type: "discard", result: "ok", tile: "B4", penalties: [] };
+  ws().deliver({ type: "snapshot", version: 1, view: okeyView({ turn: 0, moves: [first] }) });
+  ws().deliver({ type: "snapshot", version: 2, view: okeyView({ moves: [first, ...timeoutMoves] }) });
+  const banner = q(root, "#away-banner");
+  assert.match(banner.textContent, /Time's up/);
+  // the connection drops and comes back with nothing new: still the time's-up note
+  app.apply([{ type: "connection", status: "closed" }, { type: "connection", status: "connecting" }, { type: "connection", status: "open" }]);
+  ws().deliver({ type: "snapshot", version: 2, view: okeyView({ moves: [first, ...timeoutMoves] }) });
+  assert.match(banner.textContent, /Time's up/);
+  // it drops again; meanwhile the computer plays the next turn for the player
+  const later = [
+    { number: 8, seat: 0, actor: "timeout", type: "draw", result: "ok", tile: "R9", penalties: [] },
+    { number: 9, seat: 0, actor: "timeout", type: "discard", result: "ok", tile: "R9", penalties: [] },
+  ];
+  app.apply([{ type: "connection", status: "closed" }, { type: "connection", status: "open" }]);
+  ws().deliver({ type: "snapshot", version: 5, view: okeyView({ moves: [first, ...timeoutMoves, ...later] }) });
+  assert.match(banner.textContent, /Welcome back/);
   clearInterval(app.clockTimer);
 });
 

@@ -116,7 +116,7 @@ test("the first reason to stop wins: the server's suspension text before a 4403 
   assert.equal(reduce(fresh(), { type: "connection", status: "closed" }).conn, "closed");
 });
 
-test("chat lines count as unread while the panel is closed, the player's own never; a chat error answers the waiting line", () => {
+test("chat lines count as unread while the panel is closed, the player's own never; a chat error answers the line its id names", () => {
   let state = fresh("okey51", { username: "ayse" });
   state = reduce(state, { type: "chat_history", lines: [{ id: 1, user: "b", text: "hello" }] });
   state = reduce(state, { type: "chat", id: 2, user: "b", text: "iyi oyunlar" });
@@ -127,8 +127,8 @@ test("chat lines count as unread while the panel is closed, the player's own nev
   assert.equal(state.chat.unread, 0);
   state = reduce(state, { type: "chat", id: 4, user: "b", text: "!" });
   assert.equal(state.chat.unread, 0);
-  state = reduce(reduce(state, { type: "chat_removed", id: 2 }), { type: "chat_sent" });
-  state = reduce(state, { type: "error", code: "muted", message: "You are muted." });
+  state = reduce(reduce(state, { type: "chat_removed", id: 2 }), { type: "chat_sent", id: "chat2" });
+  state = reduce(state, { type: "error", id: "chat2", code: "muted", message: "You are muted." });
   assert.deepEqual([state.chat.lines.map((l) => l.id), state.chat.status, state.notice], [[1, 3, 4], "You are muted.", ""]);
 });
 

@@ -10,9 +10,9 @@ import { sortRack } from "./sorting.js";
 import { myTurn, okeyTile, prevTop, roundOver, seated, serverRack } from "./selectors.js";
 import { rackKey } from "./storage.js";
 import { ramiEvents, syncWorkingTable } from "./state-rami.js";
-import { chatError, chatEvents, chatState } from "./state-chat.js";
+import { answersChat, chatError, chatEvents, chatState } from "./state-chat.js";
 import { fairdealEvents, seedError, seedingOf } from "./state-fairdeal.js";
-import { awayAfterSnapshot, awayEvents } from "./state-away.js";
+import { awayAfterConnection, awayAfterSnapshot, awayEvents } from "./state-away.js";
 
 /**
  * The state before the first frame.
@@ -57,7 +57,8 @@ export function initialState({ ruleset, tableId, assisted = false, players = nul
     chat: chatState(username),
     seeding: null,         // the open seeding window {round, commitment, deadline, sent}, or null (state-fairdeal.js)
     seedAnswer: null,      // the answer to this browser's last seed {round, ok, seed | code, message}
-    wasAutoplay: false,    // a computer played the seat on autoplay since the player last played (state-away.js)
+    wasAway: false,        // the player was away (autoplay, or the page not there) while a computer played their seat (state-away.js)
+    following: false,      // this page has had a live socket since its last snapshot (state-away.js)
     awayDismissed: 0,      // the number of the last computer move the player's note was closed at
     resumeSent: false,     // a `resume` went out and the seat is still on autoplay
   };
@@ -134,7 +135,7 @@ function snapshot(state, { version = null, view = {}, saved = {} }) {
   // a refusal about the last turn no longer applies once the turn moved on
   if (s.notice && s.notice === state.notice && prev
       && (prev.turn !== view.turn || prev.phase !== view.phase || prev.round_index !== view.round_index)) s.notice = "";
-  return awayAfterSnapshot(s);
+  return awayAfterSnapshot(s, state);
 }
 
 function ack(state, { id, version }) {
@@ -149,7 +150,7 @@ function ack(state, { id, version }) {
 
 function error(state, f) {
   if (f.code === "suspended") return block(state, f.message || _("You cannot play at this table now."));
-  if (!f.id && state.chat.awaiting) return chatError(state, f);
+  if (answersChat(state, f)) return chatError(state, f);
   const refusedSeed = seedError(state, f);
   if (refusedSeed) return refusedSeed;
   const pending = { ...state.pending };
@@ -161,7 +162,8 @@ function error(state, f) {
   return { ...state, pending, notice: f.message || f.code || _("Refused"), noticeHint: false, penaltyWatch };
 }
 
-function connection(state, { status, code }) {
+function connection(prior, { status, code }) {
+  const state = awayAfterConnection(prior, status);
   // a closed socket answers nothing more: what it left unanswered the resync shows
   if (status === "closed") return { ...state, conn: status, pending: {}, ackedVersion: null };
   if (status !== "refused") return { ...state, conn: status };

@@ -22,8 +22,9 @@ async def test_a_line_reaches_every_socket_at_the_table(alice, bob, carol, sessi
         line = await sock.recv_type("chat")
         assert (line["user"], line["text"]) == ("alice", "iyi oyunlar!")
     # a spectator may read but not write
-    await watcher.send({"type": "chat", "text": "hello"})
-    assert (await watcher.recv_type("error"))["code"] == "not_seated"
+    await watcher.send({"type": "chat", "id": "chat1", "text": "hello"})
+    refused = await watcher.recv_type("error")
+    assert (refused["code"], refused["id"]) == ("not_seated", "chat1")
     # a socket opened later gets the history
     late = await open_socket(table, bob, session_cookie)
     assert [line["text"] for line in late.frames[-1]["lines"]] == ["iyi oyunlar!"]
@@ -41,9 +42,10 @@ async def test_too_long_empty_and_too_fast_lines_are_refused(alice, bob, session
     for i in range(chat.RATE_COUNT):
         await a.send({"type": "chat", "text": f"line {i}"})
         assert (await a.recv_type("chat"))["text"] == f"line {i}"
-    await a.send({"type": "chat", "text": "one more"})
+    await a.send({"type": "chat", "id": "chat7", "text": "one more"})
     error = await a.recv_type("error")
     assert error["code"] == "rate_limited" and error["message"]
+    assert error["id"] == "chat7"  # the client shows it with the chat, not as a refused move
     assert await database_sync_to_async(ChatMessage.objects.count)() == chat.RATE_COUNT
     await a.close()
 
@@ -80,14 +82,15 @@ async def test_a_report_copies_the_recent_lines_and_mails_the_admins(alice, bob,
     b = await open_socket(table, bob, session_cookie)
     await b.send({"type": "chat", "text": "you play like a bot"})
     await a.recv_type("chat")
-    await a.send({"type": "report", "user": "bob", "reason": "rude"})
-    await a.recv_type("reported")
+    await a.send({"type": "report", "id": "report1", "user": "bob", "reason": "rude"})
+    assert (await a.recv_type("reported"))["id"] == "report1"
     report = await database_sync_to_async(ChatReport.objects.select_related("reported").get)()
     assert report.reported.username == "bob" and report.reason == "rude"
     assert [(line["user"], line["text"]) for line in report.lines] == [("bob", "you play like a bot")]
     assert len(mail.outbox) == 1 and "you play like a bot" in mail.outbox[0].body
     # one report per minute per table
-    await a.send({"type": "report", "user": "bob"})
-    assert (await a.recv_type("error"))["code"] == "rate_limited"
+    await a.send({"type": "report", "id": "report2", "user": "bob"})
+    refused = await a.recv_type("error")
+    assert (refused["code"], refused["id"]) == ("rate_limited", "report2")
     await a.close()
     await b.close()

@@ -42,7 +42,7 @@ export class AwayBanner {
     if (this.el.hidden) return;
     this.el.classList.toggle("autoplay", auto);
     this.text.textContent = auto ? _("A computer is playing your seat.")
-      : state.wasAutoplay ? _("Welcome back! While you were away the computer played for you.")
+      : state.wasAway ? _("Welcome back! While you were away the computer played for you.")
         : _("Time's up! The computer played your turn.");
     this.did.textContent = summary(v, mine, playerName);
     this.resume.hidden = !auto;

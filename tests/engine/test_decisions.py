@@ -1,4 +1,4 @@
-"""RULES.md decisions D-23 … D-31, one test per case, through ``api.step``."""
+"""RULES.md decisions D-23 … D-33, one test per case, through ``api.step``."""
 import pytest
 
 from games.engine import api
@@ -193,3 +193,36 @@ def test_a_direct_finish_counts_from_the_loaded_position():
     p = pos("okey17", ["K2"], opened=["melds", "melds", "no", "no"])
     done = api.step(p, {"seat": 0, "type": "discard", "tile": "K2"})
     assert done.round_result["end"] == "hand"
+
+
+# ---- D-32: a melds player may swap a wild out of a pairs player's pair; a pairs player never swaps
+def test_a_melds_player_swaps_the_okey_out_of_a_pairs_players_pair_and_the_owner_pays():
+    p = pos("okey51", ["B8", "K2"], opened=["melds", "pairs", "no", "no"], table=[(1, ["B8", "R6=B8"])])
+    q = play(p, {"seat": 0, "type": "swap", "meld": 1, "tile": "B8"})
+    assert penalties(q) == [0, 180, 0, 0]
+    assert q["table"][0]["tiles"] == ["B8", "B8"] and sorted(q["seats"][0]["rack"]) == ["K2", "R6"]
+
+
+def test_a_pairs_player_may_not_swap_even_out_of_another_pair():
+    p = pos("okey51", ["B8", "K2"], opened=["pairs", "pairs", "no", "no"], table=[(1, ["B8", "R6=B8"])])
+    assert refused(p, {"seat": 0, "type": "swap", "meld": 1, "tile": "B8"}).code == "pairs_only"
+
+
+def test_swapping_out_of_a_pair_needs_the_partner_tile_itself():
+    p = pos("okey51", ["B9", "K2"], opened=["melds", "pairs", "no", "no"], table=[(1, ["B8", "R6=B8"])])
+    assert refused(p, {"seat": 0, "type": "swap", "meld": 1, "tile": "B9"}).code == "cannot_swap"
+
+
+# ---- D-33: a wild in a pair is written wild=T; bare beside another tile it stands for itself
+@pytest.mark.parametrize("ruleset", ["okey51", "okey17"])
+def test_a_bare_wild_beside_another_tile_is_not_a_pair(ruleset):
+    assert api.meld_info(ruleset, ["R12", "R6"], "R5") == {"valid": False}
+    assert api.meld_info(ruleset, ["R12", "R6=R12"], "R5")["type"] == "pair"
+
+
+def test_a_pairs_opening_with_a_bare_wild_beside_another_tile_is_refused():
+    p = pos("okey51", ["R12", "R6", "B3", "B3", "Y4", "Y4", "K5", "K5", "K9", "K9", "Y1"])
+    bare = {"seat": 0, "type": "open", "melds": [["R12", "R6"], ["B3", "B3"], ["Y4", "Y4"], ["K5", "K5"], ["K9", "K9"]]}
+    assert refused(p, bare).code == "invalid_meld"
+    named = dict(bare, melds=[["R12", "R6=R12"]] + bare["melds"][1:])
+    assert play(p, named)["seats"][0]["opened"] == "pairs"

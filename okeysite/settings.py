@@ -415,15 +415,33 @@ STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
+# Production logs one JSON object per line (okeysite.operations.logs), each game line with
+# the table id and game version of its write; OKEY_LOG_FORMAT=json|text overrides.
+LOG_FORMAT = os.environ.get("OKEY_LOG_FORMAT", "json" if PRODUCTION else "text")
+if LOG_FORMAT not in ("json", "text"):
+    raise ImproperlyConfigured(f"OKEY_LOG_FORMAT must be json or text, not {LOG_FORMAT!r}")
+LOG_LEVEL = os.environ.get("OKEY_LOG_LEVEL", "INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"game": {"()": "okeysite.operations.logs.GameContext"}},
+    "formatters": {"json": {"()": "okeysite.operations.logs.JsonFormatter"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["game"],
+                    **({"formatter": "json"} if LOG_FORMAT == "json" else {})},
+        # counts ERROR records for /metrics (okeysite_errors_total)
+        "errors": {"()": "okeysite.operations.metrics.ErrorCounter"},
+    },
+    "root": {"handlers": ["errors"], "level": "WARNING"},
     "loggers": {
-        "games": {"handlers": ["console"], "level": os.environ.get("OKEY_LOG_LEVEL", "INFO"), "propagate": False},
-        "okeysite": {"handlers": ["console"], "level": os.environ.get("OKEY_LOG_LEVEL", "INFO"), "propagate": False},
+        "games": {"handlers": ["console", "errors"], "level": LOG_LEVEL, "propagate": False},
+        "okeysite": {"handlers": ["console", "errors"], "level": LOG_LEVEL, "propagate": False},
+        "accounts": {"handlers": ["console", "errors"], "level": LOG_LEVEL, "propagate": False},
+        "django.request": {"handlers": ["console", "errors"], "level": "ERROR", "propagate": False},
     },
 }
+# /metrics answers staff, or a scraper sending "Authorization: Bearer <this token>".
+OKEY_METRICS_TOKEN = os.environ.get("OKEY_METRICS_TOKEN", "")
 
 # Small WebSocket messages only (an action frame is well under 4 KB). Read by
 # `manage.py runserver` (daphne); the daphne CLI takes `--websocket-max-message-size`.

@@ -1,9 +1,19 @@
-"""Site URLs: lobby and tables (games), accounts (allauth), i18n, JS catalog, admin."""
+"""Site URLs: lobby and tables (games), accounts (allauth), i18n, JS catalog, admin, and the
+operator's probes, metrics and dashboard (okeysite.operations)."""
 from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
+from okeysite.operations import dashboard, metrics, probes
+
+# the admin index links the operations dashboard
+admin.site.index_template = "admin/okeysite_index.html"
+
 urlpatterns = [
+    path("healthz", probes.healthz, name="healthz"),
+    path("readyz", probes.readyz, name="readyz"),
+    path("metrics", metrics.metrics, name="metrics"),
+    path("admin/operations/", dashboard.dashboard, name="operations"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("profile/", include("accounts.urls")),

@@ -38,6 +38,7 @@ from games.play import broadcast, lobby, prepared, rounds
 from games.play.prepared import Prepared
 from games.play.timers import send_timer, timer_args
 from leaderboards.recording import record_result
+from okeysite.operations import logs
 
 log = logging.getLogger("games.play")
 
@@ -322,7 +323,8 @@ def locked(table_id):
         game = _LOCK_BY_TABLE.get(table_id)
         if game is None:
             raise TableError("not_found")
-        yield Write(game)
+        with logs.bound(table=game.table_id, version=game.version):
+            yield Write(game)
 
 
 @contextmanager
@@ -339,7 +341,8 @@ def locked_timer(game_id, token, kind):
         if not _armed(game, token, kind):
             yield None
         else:
-            yield Write(game)
+            with logs.bound(table=game.table_id, version=game.version):
+                yield Write(game)
 
 
 def _armed(game, token, kind):

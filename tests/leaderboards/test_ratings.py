@@ -4,6 +4,7 @@ import threading
 from datetime import timedelta
 
 import pytest
+from django.core.management.base import CommandError
 from django.db import connection
 from django.utils import timezone
 
@@ -214,3 +215,11 @@ def test_the_recompute_command_rebuilds_the_ratings(alice, bob):
     call_command("recompute_ratings", "okey51", stdout=out)
     assert "okey51: 1 rated matches" in out.getvalue()
     assert state() == before
+    Rating.objects.update(mu=1.0, sigma=1.0)
+    everything = StringIO()
+    call_command("recompute_ratings", stdout=everything)  # no argument: every ruleset
+    assert everything.getvalue().splitlines() == ["okey51: 1 rated matches", "okey17: 0 rated matches",
+                                                  "rami: 0 rated matches"]
+    assert state() == before
+    with pytest.raises(CommandError, match="unknown ruleset chess"):
+        call_command("recompute_ratings", "chess")

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from games.admin_reveal import HidesRunningState
+from games.admin_reveal import HidesRunningState, RefusesHiddenLookups
 from games.chat import admin as chat_admin  # noqa: F401 - registers the chat's admin pages
 from games.models import Game, Match, Move, Round, Seat, Table
 from games.moderation import admin_actions
@@ -22,8 +22,9 @@ from games.moderation import admin_actions
 close_tables, void_matches = admin_actions()  # both ask for a reason first
 
 
-class LookOnly:
-    """Every model field read-only and nothing added by hand (the rows come from play)."""
+class LookOnly(RefusesHiddenLookups):
+    """Every model field read-only and nothing added by hand (the rows come from play), and
+    no filter on hidden state (`games.admin_reveal.RefusesHiddenLookups`)."""
 
     def get_readonly_fields(self, request, obj=None):
         return [f.name for f in self.model._meta.fields]

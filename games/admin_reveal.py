@@ -5,6 +5,13 @@ named in `secret_fields` are left out of the change page (and so out of every fo
 inline built from it) and a note with a "reveal" link stands in their place. The reveal
 page asks for a reason; submitting it writes a `LogEntry` (who, when, the object, "why")
 before it shows the values. Nothing is ever editable (the model admins are look-only).
+
+`RefusesHiddenLookups`, on every game admin, refuses a change-list filter in the query
+string (`?server_seed__startswith=a7`, `?game__position__icontains=...`) whose path
+reaches a hidden field: whether such a list came out empty or not would answer the
+question the reveal page logs, a character at a time. The refusal is Django's
+DisallowedModelAdminLookup (HTTP 400), the same answer for a right guess as for a wrong
+one. It holds for finished rounds too: a filter cannot tell which rows it would read.
 """
 import json
 
@@ -12,7 +19,8 @@ from django import forms
 from django.contrib import admin
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.contenttypes.models import ContentType
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import FieldDoesNotExist, PermissionDenied
+from django.db.models.constants import LOOKUP_SEP
 from django.http import Http404
 from django.shortcuts import render
 from django.urls import path, reverse
@@ -35,7 +43,41 @@ def reveals(obj):
                                    change_message__startswith=REVEAL_PREFIX).order_by("-action_time")
 
 
-class HidesRunningState:
+def hidden_fields():
+    """{model class: set of field names} hidden by the registered `HidesRunningState`
+    admins (their `secret_fields`)."""
+    return {model: set(model_admin.secret_fields) for model, model_admin in admin.site._registry.items()
+            if isinstance(model_admin, HidesRunningState)}
+
+
+def reaches_hidden_field(model, lookup):
+    """True when the query-string `lookup` (str, e.g. "round__server_seed__startswith"),
+    read from `model`, names a hidden field (`hidden_fields`) on its path."""
+    hidden = hidden_fields()
+    for part in lookup.split(LOOKUP_SEP):
+        try:
+            field = model._meta.get_field(part)
+        except FieldDoesNotExist:
+            return False  # a transform or a lookup such as "startswith": the path ended
+        if field.name in hidden.get(model, ()):
+            return True
+        if not field.is_relation or field.related_model is None:
+            return False
+        model = field.related_model
+    return False
+
+
+class RefusesHiddenLookups:
+    """ModelAdmin mixin: no change-list filter of the query string on a hidden field."""
+
+    def lookup_allowed(self, lookup, value, request=None):
+        """Django's rule, and never a lookup that `reaches_hidden_field`."""
+        if reaches_hidden_field(self.model, lookup):
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
+
+class HidesRunningState(RefusesHiddenLookups):
     """ModelAdmin mixin: hide `secret_fields` while `state_is_secret(obj)` (both set by the
     admin), with a logged reveal page at `<pk>/reveal/`."""
 

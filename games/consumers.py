@@ -70,7 +70,8 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
     {id, user, name, text, at}, `chat_removed` {id}, `reported`, `seeding` {round,
     commitment, deadline, sent}, `seeded` {round, seed}. Anyone may watch a public table,
     signed in or not (public view only, no action, no chat); a private table needs a seat
-    or its invite code in the session (else close 4403). Any error leaves the connection usable. A suspended
+    or its invite code in the session, else it is closed with 4404 as if it did not exist.
+    Any error leaves the connection usable. A suspended
     user's sockets are closed with code 4403, and those of a login session that ended
     (logout, password change, expiry) with 4401 (`SessionSocketMixin`). Frames are checked
     by `games.frames` before anything else reads them; `ping` is answered `pong` and an
@@ -102,8 +103,9 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
         except TableError:
             allowed = None
         if not allowed:
-            # 4404 for a table that does not exist, 4403 for a private one without the invite.
-            await self.close(code=4404 if allowed is None else 4403)
+            # 4404 for a table that does not exist and for a private one this visitor may not
+            # see: the close code must not tell a probe which private table ids exist.
+            await self.close(code=4404)
             return
         self.group = f"table-{self.table_id}"
         self.language = scope_language(self.scope)

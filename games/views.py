@@ -1,6 +1,13 @@
 """Lobby, table, match and replay pages, the game record download (function views).
 State changes go through `games.play`. What the match, replay and record show of a round
-is what anyone may see once it is over: a running round shows its commitment only."""
+is what anyone may see once it is over: a running round shows its commitment only.
+
+Every per-table URL answers a private table exactly as a missing one to whoever may not
+see it (`tables.may_see`): the same 404 page, or for a POST the same "No such table."
+redirect. An invite code in the address (`?invite=`) or the invite link is a guess,
+limited by `games.invite_limits` (HTTP 429 past the limit)."""
+from functools import wraps
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -13,7 +20,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.player_settings import PlayerSettings
-from games import hints, invites, records, replays
+from games import hints, invite_limits, invites, records, replays
 from games.engine import api, fairdeal
 from games.errors import TableError, error_message
 from games.forms import CreateTableForm, available_rulesets
@@ -74,6 +81,39 @@ def create_table(request):
     return redirect("table", table_id=table.pk)
 
 
+def _seen_table(request, table_id):
+    """The Table `table_id` when this request may see it (`tables.may_see` with the invite
+    code kept in the session, or a right `?invite=` code, which is then kept). Raises
+    Http404 for a missing table and for a hidden one alike, and
+    invite_limits.TooManyWrongCodes when an `?invite=` code is tried past the limit
+    (missing and hidden tables count the same)."""
+    table = Table.objects.filter(pk=table_id).first()
+    user = request.user if request.user.is_authenticated else None
+    if table is not None and tables.may_see(table, user, invites.code_in_session(request.session, table_id)):
+        return table
+    guess = request.GET.get("invite")
+    if guess:
+        attempt = invite_limits.attempt(request)
+        if table is not None and tables.invite_matches(table, guess):
+            attempt.give_back()
+            invites.remember(request, table)
+            return table
+    raise Http404("No Table matches the given query.")
+
+
+def per_table(view):
+    """Decorator of a per-table view (`table_id` first): a table the request may not see
+    is answered as a missing one (`_seen_table`: Http404); too many invite codes tried, 429."""
+    @wraps(view)
+    def answer(request, table_id, *args, **kwargs):
+        try:
+            _seen_table(request, table_id)
+        except invite_limits.TooManyWrongCodes:
+            return invite_limits.refusal(request)
+        return view(request, table_id, *args, **kwargs)
+    return answer
+
+
 def _table_config(request, table, seat_index):
     return {
         "table_id": table.pk,
@@ -100,11 +140,13 @@ def _table_config(request, table, seat_index):
     }
 
 
+@per_table
 def table_page(request, table_id):
     """The live table (`templates/games/table.html`, written by the table client).
 
-    Anyone may watch a public table, signed in or not; a private one needs a seat or its
-    invite code (`invites.remember`, from the invite link). The creator of an open table
+    Anyone may watch a public table, signed in or not; a private one needs a seat, a
+    rematch invitation, staff, or its invite code (`invites.remember`, from the invite link
+    or `?invite=`), else it is a 404 as for a missing table. The creator of an open table
     sees the invite link and may remove players; a seated player of a running match may
     leave it for good (the block is on the page of an open table too, hidden until the
     match starts)."""
@@ -112,11 +154,9 @@ def table_page(request, table_id):
     user = request.user if request.user.is_authenticated else None
     seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
     seat = next((s for s in seats if user is not None and s.user_id == user.pk), None)
-    if table.private and seat is None:
-        if not tables.invite_matches(table, invites.code_for(request, table.pk)):
-            messages.error(request, error_message("invite_needed"))
-            return redirect("lobby")
-        invites.remember(request, table)  # "Take a seat" and the socket read it from the session
+    code = invites.code_in_session(request.session, table.pk)
+    if table.private and seat is None and tables.invite_matches(table, code):
+        invites.remember(request, table)  # the newest kept: "Take a seat" and the socket read it
     playing = seat is not None and not seat.left
     seat_index = seat.index if playing else None
     is_creator = user is not None and table.creator_id == user.pk
@@ -168,10 +208,16 @@ def play_now(request, ruleset):
 
 def _table_post(request, table_id, fn, success):
     try:
+        try:
+            _seen_table(request, table_id)
+        except Http404:
+            raise TableError("not_found") from None
         fn(request.user, table_id)
     except TableError as exc:
         messages.error(request, error_message(exc.code))
         return redirect("lobby") if exc.code == "not_found" else redirect("table", table_id=table_id)
+    except invite_limits.TooManyWrongCodes:
+        return invite_limits.refusal(request)
     return success()
 
 
@@ -189,10 +235,15 @@ def table_invite(request, code):
     """The invite link of a private table: remembers the code in the session and opens the
     table ("Take a seat" while it is open, else watching). An open table first needs a
     login (allauth's `next` brings the visitor back here after signing up or logging in)."""
+    try:
+        attempt = invite_limits.attempt(request)
+    except invite_limits.TooManyWrongCodes:
+        return invite_limits.refusal(request)
     table = Table.objects.filter(private=True, invite_code=code.strip().upper()).first()
     if table is None or table.status == Table.Status.CLOSED:
         messages.error(request, error_message("not_found"))
         return redirect("lobby")
+    attempt.give_back()
     if table.status == Table.Status.OPEN and not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     invites.remember(request, table)
@@ -249,7 +300,13 @@ def table_rematch(request, table_id):
     """A player of the finished match offers a rematch (or joins the one offered): the
     same options, the same humans invited; opens the rematch table."""
     try:
+        try:
+            _seen_table(request, table_id)
+        except Http404:
+            raise TableError("not_found") from None
         table = rematch.offer(request.user, table_id)
+    except invite_limits.TooManyWrongCodes:
+        return invite_limits.refusal(request)
     except TableError as exc:
         messages.error(request, error_message(exc.code))
         return redirect("table", table_id=table_id)
@@ -258,6 +315,7 @@ def table_rematch(request, table_id):
 
 @login_required
 @require_POST
+@per_table
 def table_rematch_answer(request, table_id):
     """An invited player answers the rematch offered from finished table `table_id`:
     POST accept=yes takes a seat at it, anything else declines (a computer plays)."""
@@ -288,6 +346,7 @@ def _names(players):
     return [p["name"] or gettext("Seat %(n)s") % {"n": i + 1} for i, p in enumerate(players)]
 
 
+@per_table
 def match_page(request, table_id):
     """A match's score tables (per round: scores, in-round penalties listed in words, totals;
     okey51 teams: team totals) and, per finished round, its revealed seeds with a Verify
@@ -333,6 +392,7 @@ def match_page(request, table_id):
 
 
 @require_GET
+@per_table
 def match_record(request, table_id):
     """The match's game record (`okeysite-record-1`, docs/game-record.md) as a JSON download,
     its finished rounds only; 404 while no round is over."""
@@ -345,6 +405,7 @@ def match_record(request, table_id):
     return response
 
 
+@per_table
 def replay_page(request, table_id):
     """The replay of a match's finished rounds (`static/js/replay.js`): every move forward
     and back with every rack revealed; `?round=N&move=K` opens round N at move K (move 0:
@@ -359,6 +420,7 @@ def replay_page(request, table_id):
 
 
 @require_GET
+@per_table
 def replay_frames(request, table_id):
     """JSON of one finished round's replay (`?round=N`, N from 1): {ruleset, players, round:
     `replays.round_frames`}. 404 for a round that does not exist or is not over."""

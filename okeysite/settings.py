@@ -305,6 +305,10 @@ OKEY_DEFAULT_MOVE_TIME = int(env_float("OKEY_DEFAULT_MOVE_TIME", 30))  # RULES.m
 OKEY_QUICK_MATCH_WAIT = env_float("OKEY_QUICK_MATCH_WAIT", 20.0)
 # Rematch: how long the invited players have to answer before computers fill the silent seats.
 OKEY_REMATCH_WAIT = env_float("OKEY_REMATCH_WAIT", 60.0)
+# Wrong invite codes of private tables: at most this many per user and per client address
+# in any OKEY_INVITE_GUESS_WINDOW seconds (counted in the shared cache), then HTTP 429.
+OKEY_INVITE_GUESSES = int(env_float("OKEY_INVITE_GUESSES", 10))
+OKEY_INVITE_GUESS_WINDOW = env_float("OKEY_INVITE_GUESS_WINDOW", 60.0)
 OKEY_RULESETS = env_list("OKEY_RULESETS", "okey51,okey17,rami")  # offered in the lobby form (comma list)
 OKEY_SERVE_STATIC = env_bool("OKEY_SERVE_STATIC", DEBUG or EMBEDDED)
 OKEY_WS_RATE = env_float("OKEY_WS_RATE", 10.0)  # frames per second allowed per socket

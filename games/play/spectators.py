@@ -11,21 +11,20 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.errors import TableError
-from games.models import Connection, Game, Seat, Table
+from games.models import Connection, Game, Table
 from games.play import commit, lobby
-from games.play.tables import invite_matches
+from games.play.tables import may_see
 
 
 def may_open(table_id, user, invite=None):
     """Whether `user` (a User or None for an anonymous visitor) may open table `table_id`'s
-    socket: seated there (a player who left the match included), or the table is public,
-    or `invite` (str or None) is its invite code. Returns bool. Raises TableError("not_found")."""
-    table = Table.objects.filter(pk=table_id).only("private", "invite_code").first()
+    socket: whoever may see the table (`tables.may_see`: public, or staff, seated, invited
+    to the rematch, or `invite` (str or None) is its code). Returns bool. Raises
+    TableError("not_found")."""
+    table = Table.objects.filter(pk=table_id).only("private", "invite_code", "rematch_answers").first()
     if table is None:
         raise TableError("not_found")
-    if user is not None and Seat.objects.filter(table_id=table_id, user=user).exists():
-        return True
-    return invite_matches(table, invite)
+    return may_see(table, user, invite)
 
 
 def recount(table_id):

@@ -106,6 +106,22 @@ def invite_matches(table, code):
         code.strip().upper(), table.invite_code)
 
 
+def may_see(table, user, invite=None):
+    """Whether `user` (a User; None or AnonymousUser for a visitor) may see `table` (a
+    Table): its page, match, record, replay and socket. A public table: anyone. A private
+    one: staff, a player seated there (one who left the match included), a human invited
+    to it as a rematch, or whoever holds `invite` (str or None), its code. Everyone else is
+    answered as if the table did not exist. Returns bool."""
+    if not table.private:
+        return True
+    if user is not None and user.is_authenticated:
+        if user.is_staff or str(user.pk) in (table.rematch_answers or {}):
+            return True
+        if Seat.objects.filter(table_id=table.pk, user_id=user.pk).exists():
+            return True
+    return invite_matches(table, invite)
+
+
 def join_table(user, table_id, seat_index=None, invite=None):
     """Seat `user` at an open online table; returns the Seat (the same one if already seated).
 

@@ -56,11 +56,11 @@ def test_the_invite_link_asks_a_visitor_to_log_in_first_then_seats_them(client, 
     assert Seat.objects.get(table=table, user=bob).index == 2
 
 
-def test_a_private_table_page_without_the_invite_sends_back_to_the_lobby(client, alice, bob):
+def test_a_private_table_page_without_the_invite_is_not_found(client, alice, bob):
     table = private_table(alice)
     client.force_login(bob)
     response = client.get(reverse("table", args=[table.pk]))
-    assert response.status_code == 302 and response["Location"] == reverse("lobby")
+    assert response.status_code == 404
     client.post(reverse("table_join", args=[table.pk]))
     assert not Seat.objects.filter(table=table, user=bob).exists()
 

@@ -85,7 +85,7 @@ async def test_a_private_table_is_watched_only_with_its_invite(alice, bob, carol
     table = await started_table(alice, bob, private=True)
     stranger = Client(table.pk, await database_sync_to_async(session_cookie)(carol))
     connected, code = await stranger.connect()
-    assert not connected and code == 4403
+    assert not connected and code == 4404  # as for a table that does not exist
     anonymous = Client(table.pk, None)
     assert not (await anonymous.connect())[0]
     invited = Client(table.pk, await anonymous_cookie_with_invite(table.invite_code))

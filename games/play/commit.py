@@ -34,7 +34,7 @@ from games import history, snapshot
 from games.engine import api
 from games.errors import TableError
 from games.models import Game, Match, Move, Seat, Table
-from games.play import broadcast, lobby, prepared, rounds
+from games.play import broadcast, lobby, prepared, rounds, timers
 from games.play.prepared import Prepared
 from games.play.timers import send_timer, timer_args
 from leaderboards.recording import record_result
@@ -176,59 +176,22 @@ class Write:
         self._moves = (round_id, rows[-(history.LIMIT + 1):])
 
     def _arm(self, now, round_ended, computer_acted):
-        """Set the one deadline for the state just reached (ARCHITECTURE.md invariant 5).
-
-        No deadline once the table stopped (closed, match finished) or before a deal; an
-        open seeding window keeps its `seed` deadline (the deal clears it first). A
-        round just over: the next round's deal after OKEY_NEXT_ROUND_DELAY. A new turn:
-        a computer-played seat moves after OKEY_BOT_DELAY (three times that on autoplay,
-        so the player can come back), a human gets the table's move time (D-16). Within a
-        turn the deadline stays while it fits who plays the seat to move; when a computer
-        takes the seat over within the turn (a suspended player, a seat put on autoplay)
-        it plays OKEY_BOT_STEP_DELAY later (a computer plays its whole turn in one
-        commit, `turns.run_bot_turn`), except for a player whose last socket just closed
-        in their own turn at an online table (RULES.md §6; a solo table waits for its
-        player, `presence`): the computer plays it after OKEY_DISCONNECT_GRACE (never later
-        than the player's clock), so the others do not wait out the move time. A human
-        taking the seat back before the computer acted in the turn keeps the clock of the
-        turn (the move time from the turn's start); after the computer acted, a full move
-        time. A practice table has no move clock: a human's turn has no deadline.
-        """
+        """Apply the one deadline of the state just reached (`timers.next_deadline`, which
+        decides it; ARCHITECTURE.md invariant 5)."""
         game, table = self.game, self.table
         position = game.position
-        if table.status == Table.Status.PLAYING and game.deadline_kind == Game.Deadline.SEED:
-            return  # a seeding window keeps its deadline until the deal (games.play.seeding)
-        if table.status != Table.Status.PLAYING or position is None:
-            self._set_deadline(Game.Deadline.NONE, None, turn=None)
-        elif api.is_over(position):
-            if round_ended or game.deadline_kind != Game.Deadline.NEXT_ROUND:
-                self._set_deadline(Game.Deadline.NEXT_ROUND, now + timedelta(seconds=settings.OKEY_NEXT_ROUND_DELAY),
-                                   turn=None)
-        else:
-            turn = position["turn"]
-            seat = self.seats[turn]
-            new_turn = game.round_id != self._round_before or turn != self._turn_before
-            kind = Game.Deadline.BOT if seat.computer_plays else Game.Deadline.MOVE
-            fits = game.deadline_kind == kind and game.deadline is not None
-            deadline = game.deadline
-            if seat.computer_plays and new_turn:
-                waits_for_return = seat.autoplay and not seat.left  # a player who left never comes back
-                deadline = now + timedelta(seconds=settings.OKEY_BOT_DELAY * (3 if waits_for_return else 1))
-            elif (seat.computer_plays and not fits and not computer_acted and not seat.is_computer
-                  and not seat.connected):
-                deadline = now + timedelta(seconds=settings.OKEY_DISCONNECT_GRACE)
-                if game.deadline_kind == Game.Deadline.MOVE and game.deadline is not None:
-                    deadline = min(deadline, game.deadline)
-            elif seat.computer_plays:
-                if computer_acted or not fits:
-                    deadline = now + timedelta(seconds=settings.OKEY_BOT_STEP_DELAY)
-            elif not new_turn and not computer_acted and game.deadline_kind == Game.Deadline.BOT:
-                deadline = max(now, self._turn_clock(turn) or now + timedelta(seconds=table.move_time))
-            elif new_turn or computer_acted or not fits:
-                deadline = now + timedelta(seconds=table.move_time)
-            if kind == Game.Deadline.MOVE and table.practice:
-                kind, deadline = Game.Deadline.NONE, None  # practice: the player thinks as long as they like
-            self._set_deadline(kind, deadline, turn)
+        playing = table.status == Table.Status.PLAYING
+        over = position is not None and api.is_over(position)
+        turn = position["turn"] if position is not None and not over else None
+        reached = timers.Reached(
+            playing=playing, dealt=position is not None, over=over, round_ended=round_ended, turn=turn,
+            new_turn=turn is not None and (game.round_id != self._round_before or turn != self._turn_before),
+            computer_acted=computer_acted)
+        seat = timers.SeatToMove.of(self.seats[turn]) if playing and turn is not None else None
+        deadline = timers.next_deadline(timers.Deadline(game.deadline_kind, game.deadline, game.turn), reached, seat,
+                                        timers.Delays.of(table, settings), now, lambda: self._turn_clock(turn))
+        if deadline is not None:
+            self._set_deadline(deadline.kind, deadline.at, deadline.turn)
 
     def _turn_clock(self, turn):
         # The move deadline seat `turn` had in this turn: the move time from the turn's

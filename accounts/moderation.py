@@ -9,8 +9,6 @@ its transaction commits, and the games app (which this module never imports) rec
 """
 import logging
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
@@ -21,6 +19,8 @@ from django.shortcuts import render
 from django.utils import formats, timezone
 from django.utils.translation import gettext, gettext_lazy as _
 
+from okeysite import socket_groups
+
 log = logging.getLogger("okeysite.moderation")
 
 KICK_CLOSE_CODE = 4403  # WebSocket close code sent to a suspended user's sockets
@@ -28,11 +28,6 @@ KICK_CLOSE_CODE = 4403  # WebSocket close code sent to a suspended user's socket
 sanctioned = Signal()
 """Sent by `sanction()` once the sanction is committed: sender `Sanction`, `sanction` (the
 new, active Sanction). `Sanction.keeps_out` says whether the user must leave the tables."""
-
-
-def user_group(user_id):
-    """Channels group of every socket of one user (for `user.kick`)."""
-    return f"user-{user_id}"
 
 
 class Sanction(models.Model):
@@ -110,13 +105,7 @@ def suspension_message(found):
 def kick_sockets(user_id):
     """Close every open WebSocket of user `user_id` (after the current transaction commits)."""
 
-    def send():
-        try:
-            async_to_sync(get_channel_layer().group_send)(user_group(user_id), {"type": "user.kick"})
-        except Exception:  # noqa: BLE001 - a failed broadcast must not undo the sanction
-            log.exception("could not close the sockets of user %s", user_id)
-
-    transaction.on_commit(send)
+    socket_groups.send_after_commit([(socket_groups.user_group(user_id), {"type": "user.kick"})], "kick")
 
 
 def sanction(user, kind, reason, until=None, by=None):

@@ -7,7 +7,7 @@ of the user), or its expiry — the user's sockets opened with it are closed wit
 
 - The signal receivers here send {"type": "session.end", "ended": [session keys] or None
   (every session), "renamed": {old key: new key}} to the user's group
-  (`accounts.moderation.user_group`). A password change keeps the changer's own session,
+  (`socket_groups.user_group`). A password change keeps the changer's own session,
   under a new key (Django cycles it): that socket follows the rename and stays open.
 - `SessionSocketMixin` (for a Channels consumer whose sockets join that group) closes the
   sockets of ended sessions, checks its session again on a timer
@@ -20,16 +20,13 @@ import time
 from importlib import import_module
 
 from allauth.account.signals import password_changed, password_reset, password_set
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.auth.signals import user_logged_out
-from django.db import transaction
 from django.utils.crypto import constant_time_compare
 
-from accounts.moderation import user_group
+from okeysite import socket_groups
 
 log = logging.getLogger("okeysite.sessions")
 
@@ -44,13 +41,7 @@ def end_sessions(user_id, ended=None, renamed=None):
     message = {"type": "session.end", "ended": list(ended) if ended is not None else None,
                "renamed": dict(renamed or {})}
 
-    def send():
-        try:
-            async_to_sync(get_channel_layer().group_send)(user_group(user_id), message)
-        except Exception:  # noqa: BLE001 - the session is over either way
-            log.exception("could not tell the sockets of user %s that a session ended", user_id)
-
-    transaction.on_commit(send)
+    socket_groups.send_after_commit([(socket_groups.user_group(user_id), message)], "session end")
 
 
 def _request_keys(request):

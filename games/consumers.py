@@ -17,16 +17,16 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.utils import translation
 
-from accounts.moderation import KICK_CLOSE_CODE, active_suspension, suspension_message, user_group
+from accounts.moderation import KICK_CLOSE_CODE, active_suspension, suspension_message
 from accounts.session_sockets import SessionSocketMixin
 from games import frames, invites
 from games.chat.socket import ChatFrames
 from games.errors import TableError, error_message
 from games.models import Seat
 from games.play import presence, seeding, spectators, turns
-from games.play.commit import seat_group
 from games.snapshot import localize, snapshot, snapshot_frame
 from games.sockets import CAP_CLOSE_CODE, DirectDispatch, HeartbeatMixin, client_address, dumps, scope_language
+from okeysite import socket_groups
 
 MAX_REMEMBERED_IDS = 256
 
@@ -94,7 +94,7 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
                 await self.send_suspended(found)
                 return
         self.user = user
-        self.user_group = user_group(user.pk) if user is not None else None
+        self.user_group = socket_groups.user_group(user.pk) if user is not None else None
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.watching = False
         invite = invites.code_in_session(self.scope.get("session"), self.table_id)
@@ -107,7 +107,7 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
             # see: the close code must not tell a probe which private table ids exist.
             await self.close(code=4404)
             return
-        self.group = f"table-{self.table_id}"
+        self.group = socket_groups.table_group(self.table_id)
         self.language = scope_language(self.scope)
         self.sent_version = -1
         self.round_end_version = -1
@@ -132,7 +132,7 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
         await self.channel_layer.group_add(self.group, self.channel_name)
         if self.user_group:  # signed in (an anonymous watcher has neither group)
             await self.channel_layer.group_add(self.user_group, self.channel_name)
-            self.seat_group = seat_group(self.table_id, user.pk)
+            self.seat_group = socket_groups.seat_group(self.table_id, user.pk)
             await self.channel_layer.group_add(self.seat_group, self.channel_name)
         await self.accept()
         # The broadcast of our own connection carries our channel name: this socket sends

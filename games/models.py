@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from games.chat.models import ChatMessage, ChatReport  # noqa: F401 - registered with this app
 from games.engine import fairdeal
 from games.engine.api import RULESETS
+from okeysite import socket_groups
 
 RULESET_CHOICES = [(rules.id, rules.name) for rules in RULESETS.values()]
 
@@ -89,8 +90,8 @@ class Table(models.Model):
     @property
     def group_name(self):
         """Channels group of this table's sockets: the public view and chat, never a rack
-        (each seated user's view goes to `games.play.commit.seat_group`)."""
-        return f"table-{self.pk}"
+        (each seated user's view goes to `socket_groups.seat_group`)."""
+        return socket_groups.table_group(self.pk)
 
 
 class Seat(models.Model):

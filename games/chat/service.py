@@ -10,8 +10,6 @@ import re
 import unicodedata
 from datetime import timedelta
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import mail_admins
@@ -23,6 +21,7 @@ from accounts.moderation import active_mute
 from accounts.player_settings import display_name
 from games.chat.models import ChatMessage, ChatReport
 from games.models import Seat
+from okeysite import socket_groups
 
 log = logging.getLogger("games.chat")
 
@@ -92,10 +91,8 @@ def line_payload(message):
 
 
 def _group_send(table_id, message):
-    try:
-        async_to_sync(get_channel_layer().group_send)(f"table-{table_id}", message)
-    except Exception:  # noqa: BLE001 - a broadcast failure must not undo the stored line
-        log.exception("chat broadcast to table %s failed", table_id)
+    # After the line is committed, so the sockets never show a line that rolled back.
+    socket_groups.send_after_commit([(socket_groups.table_group(table_id), message)], "chat")
 
 
 def post(user, table_id, text):
@@ -127,7 +124,7 @@ def post(user, table_id, text):
             raise ChatError("rate_limited")
         message = ChatMessage.objects.create(table_id=table_id, user=user, text=text)
         payload = line_payload(message)
-        transaction.on_commit(lambda: _group_send(table_id, {"type": "chat.message", "line": payload}))
+        _group_send(table_id, {"type": "chat.message", "line": payload})
     return payload
 
 

@@ -16,7 +16,7 @@ the deadline comes, on the position of that moment.
 
 Each version's views are built once, here, inside the transaction, from the position
 and rows the writer holds (`snapshot.version_views`): every seated user's view goes to
-that user's own group at the table (`seat_group`), the public view to the table group for
+that user's own group at the table (`socket_groups.seat_group`), the public view to the table group for
 the spectators (ARCHITECTURE.md invariant 3: a view is built for one seat and sent only to
 that seat). Sockets forward what they receive instead of reading the game back.
 """
@@ -34,18 +34,14 @@ from games import history, snapshot
 from games.engine import api
 from games.errors import TableError
 from games.models import Game, Match, Move, Seat, Table
-from games.play import broadcast, lobby, prepared, rounds, timers
+from games.play import lobby, prepared, rounds, timers
 from games.play.prepared import Prepared
 from games.play.timers import send_timer, timer_args
 from leaderboards.recording import record_result
+from okeysite import socket_groups
 from okeysite.operations import logs
 
 log = logging.getLogger("games.play")
-
-def seat_group(table_id, user_id):
-    """Channels group of one user's sockets at one table (str): their seat's view only."""
-    return f"table-{table_id}-user-{user_id}"
-
 
 @dataclass(frozen=True)
 class Played:
@@ -236,8 +232,8 @@ class Write:
         for index, (uid, view) in own.items():
             lang = snapshot.seat_language(self.seats[index])
             text = snapshot.view_text(view, lang)
-            messages.append((seat_group(self.table.pk, uid), dict(update, type="table.view", text=text, lang=lang,
-                                                                  seat=index)))
+            messages.append((socket_groups.seat_group(self.table.pk, uid),
+                             dict(update, type="table.view", text=text, lang=lang, seat=index)))
         _on_commit_send(messages)
 
     def _after_commit(self, refresh, origin, round_end, match_finished):
@@ -329,13 +325,7 @@ def _update(version, refresh, origin, round_end):
 
 
 def _on_commit_send(messages):
-    def send():
-        try:
-            broadcast.send(messages)
-        except Exception:  # noqa: BLE001 - a broadcast failure must never undo a committed move
-            log.exception("broadcast to %s failed", messages[0][0])
-
-    transaction.on_commit(send)
+    socket_groups.send_after_commit(messages, "broadcast")
 
 
 def _record(match_id):

@@ -9,11 +9,11 @@ from django.conf import settings
 from django.db import transaction
 
 from games import snapshot
-from games.play import broadcast
+from okeysite import socket_groups
 
 log = logging.getLogger("games.play")
 
-LOBBY_GROUP = "lobby"  # Channels group of the lobby sockets
+LOBBY_GROUP = socket_groups.LOBBY  # Channels group of the lobby sockets
 
 
 def _frame(tables):
@@ -42,7 +42,7 @@ def send_lobby():
     serialisation per language, whatever the number of sockets. A failure is logged: the
     next change or a socket's sync brings the list up to date. Returns None."""
     try:
-        broadcast.send([(LOBBY_GROUP, {"type": "lobby.update", "frames": lobby_frames()})])
+        socket_groups.send([(LOBBY_GROUP, {"type": "lobby.update", "frames": lobby_frames()})])
     except Exception:  # noqa: BLE001 - the lobby list is refreshed by the next change or a sync
         log.exception("lobby broadcast failed")
 

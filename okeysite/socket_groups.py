@@ -1,0 +1,106 @@
+"""The one door out to the sockets: the Channels group names and the group sends of every
+process (table views, chat, the lobby, presence and spectators, kicks and sign-outs).
+
+No other module calls `group_send` (a test checks it) or spells a group's name. Every
+batch goes out on a long-lived event loop, so the channel layer keeps its Redis
+connection: `async_to_sync` from a plain thread (a Celery worker, a test) would run each
+call on a fresh loop, and channels_redis opens a new connection for every loop. Inside
+the server (a `database_sync_to_async` thread) the batch runs on the server's own loop,
+which already holds the layer's connection.
+"""
+import asyncio
+import logging
+import os
+import threading
+
+from asgiref.sync import SyncToAsync, async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+log = logging.getLogger("okeysite.sockets")
+
+LOBBY = "lobby"  # the lobby sockets (one relay per server process is its member)
+
+
+def table_group(table_id):
+    """The group of every socket at table `table_id` (int): the public view and chat, never
+    a rack (str)."""
+    return f"table-{table_id}"
+
+
+def seat_group(table_id, user_id):
+    """The group of one user's sockets at one table: their seat's view only (str)."""
+    return f"table-{table_id}-user-{user_id}"
+
+
+def user_group(user_id):
+    """The group of every socket of one user, at any table or the lobby: kicks and
+    sign-outs (str)."""
+    return f"user-{user_id}"
+
+SEND_TIMEOUT = 10.0  # seconds a batch may take before the caller stops waiting for it
+
+_loop = None
+_lock = threading.Lock()
+
+
+def _forget_loop():
+    # A forked child (Celery's prefork pool) must not share its parent's loop thread.
+    global _loop
+    _loop = None
+
+
+os.register_at_fork(after_in_child=_forget_loop)
+
+
+def _background_loop():
+    global _loop
+    with _lock:
+        if _loop is None or _loop.is_closed():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="okey-broadcast", daemon=True).start()
+            _loop = loop
+        return _loop
+
+
+def _server_loop():
+    # The loop of the `sync_to_async` call this thread runs for, when it is still running.
+    local = SyncToAsync.threadlocal
+    loop = getattr(local, "main_event_loop", None)
+    if loop is None or getattr(local, "main_event_loop_pid", None) != os.getpid() or not loop.is_running():
+        return None
+    return loop
+
+
+def send(messages):
+    """Group-send `messages` (a list of (group name, message dict)) concurrently and wait
+    for them (at most SEND_TIMEOUT seconds). Raises what the channel layer raises, or
+    TimeoutError."""
+    if not messages:
+        return
+    layer = get_channel_layer()
+
+    async def send_all():
+        await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
+
+    if _server_loop() is not None:
+        async_to_sync(send_all)()
+        return
+    asyncio.run_coroutine_threadsafe(send_all(), _background_loop()).result(timeout=SEND_TIMEOUT)
+
+
+def send_after_commit(messages, what="group message"):
+    """Send `messages` (a list of (group name, message dict)) once the current transaction
+    commits (at once outside one). A failure is logged, never raised: what was stored
+    stays stored, and the sockets catch up on their next sync. `what` (str) names the
+    messages in the log. Returns None."""
+    if not messages:
+        return
+
+    def deliver():
+        try:
+            send(messages)
+        except Exception:  # noqa: BLE001 - a send failure must never undo what was committed
+            log.exception("%s to %s failed", what, messages[0][0])
+
+    transaction.on_commit(deliver)

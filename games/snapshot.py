@@ -18,12 +18,11 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from accounts.player_settings import display_name
-from games import history
+from games import history, seeding_state
 from games.engine import api
 from games.errors import TableError
 from games.models import BOT_LEVEL_CHOICES, Game, Move, Seat, Table, ruleset_name
-from games.play import rounds
-from games.play.prepared import Prepared, PreparedRows
+from games.prepared import Prepared, PreparedRows
 
 log = logging.getLogger("games.snapshot")
 
@@ -136,7 +135,7 @@ def _row(move):
 
 _CACHE = OrderedDict()  # round id -> its last committed rows, oldest first (most recently used last)
 _CACHE_LOCK = threading.Lock()  # daphne runs the writer on several threads
-# Read on every version (compiled once per thread, games.play.prepared).
+# Read on every version (compiled once per thread, games.prepared).
 _RECENT_MOVES = Prepared(lambda round_id: Move.objects.filter(round_id=round_id).only(*MOVE_FIELDS)
                          .order_by("-number")[:history.LIMIT + 1])
 # (the arguments in the order of the SQL's parameters: Django sorts a filter's keywords)
@@ -148,8 +147,8 @@ def view_for(game, table, seats, seat_index, moves=None):
     """The view of seat `seat_index` (None: a spectator) from loaded rows (PROTOCOL.md
     "The view"): `api.view(position, seat)` plus version, deadline (epoch ms),
     deadline_kind, players (`players_info`), totals, table_id, status, mode, round_index,
-    rounds, commitment, seed (only once the round is over), seeding (`rounds.seeding_frame`, while a seeding window is
-    open), assisted, move_time,
+    rounds, commitment, seed (only once the round is over), seeding
+    (`seeding_state.seeding_frame`, while a seeding window is open), assisted, move_time,
     creator_seat, team_totals (okey51 teams, else None), spectators (sockets watching),
     practice (no move clock), rematch_table (the id of the rematch offered once the match
     is over, else None), round_end (`round_end_frame`, once
@@ -194,7 +193,7 @@ def view_for(game, table, seats, seat_index, moves=None):
     if rnd and rnd.is_over:
         view["round_end"] = round_end_frame(game, table)
     if game.deadline_kind == Game.Deadline.SEED:  # the next round's commitment, before its deal
-        view["seeding"] = rounds.seeding_frame(game)
+        view["seeding"] = seeding_state.seeding_frame(game)
     if moves is not None:
         dealt = (rnd.initial_position or {}) if rnd else {}
         view["moves"] = history.public_moves(moves, seat_index, dealt.get("pile") or ())

@@ -30,13 +30,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import history, snapshot
+from games import history, prepared, snapshot
 from games.engine import api
 from games.errors import TableError
 from games.models import Game, Match, Move, Seat, Table
-from games.play import lobby, prepared, rounds, timers
-from games.play.prepared import Prepared
+from games.play import lobby, rounds, timers
 from games.play.timers import send_timer, timer_args
+from games.prepared import Prepared
 from leaderboards.recording import record_result
 from okeysite import socket_groups
 from okeysite.operations import logs
@@ -262,7 +262,7 @@ def _for_write():
     return Game.objects.select_related("table", "match", "round").select_for_update(no_key=True, of=("self",))
 
 
-# Read on every version: compiled once per thread (games.play.prepared).
+# Read on every version: compiled once per thread (games.prepared).
 _LOCK_BY_TABLE = Prepared(lambda table_id: _for_write().filter(table_id=table_id))
 _LOCK_BY_GAME = Prepared(lambda game_id: _for_write().filter(pk=game_id))
 _SEATS = Prepared(lambda table_id: Seat.objects.filter(table_id=table_id)

@@ -9,12 +9,12 @@ A round is dealt in two steps (docs/fair-deals.md §1): `open_round` creates it 
 fresh secret server seed and its public commitment, then `deal_round` deals it from that
 server seed and the client seeds the seats sent after seeing the commitment. The seeding
 window between the two (`games.play.seeding`) collects those seeds in the round's
-`client_seeds` (`pending_seeds`: None for a seat that sent nothing yet).
+`client_seeds` (`games.seeding_state.pending_seeds`: None for a seat that sent nothing yet).
 """
 from django.utils import timezone
 
 from games.engine import api, fairdeal
-from games.models import Game, Match, Move, Round, Seat, Table
+from games.models import Match, Move, Round, Seat, Table
 
 
 def new_match(game, table):
@@ -28,39 +28,6 @@ def new_match(game, table):
     table.save(update_fields=["status"])
     game.match = match
     return match
-
-
-def pending_round(game):
-    """The round of the game's match that is committed and waiting for its deal (the one
-    after the game's round, or round 0), or None. One query."""
-    if game.match_id is None:
-        return None
-    index = game.round.index + 1 if game.round_id else 0
-    rnd = Round.objects.filter(match_id=game.match_id, index=index).first()
-    return rnd if rnd is not None and rnd.initial_position is None else None
-
-
-def pending_seeds(rnd, players):
-    """The seeds round `rnd` collected so far in its seeding window: a list, one per seat,
-    of the canonical seed or None (nothing sent yet)."""
-    seeds = list(rnd.client_seeds or [])
-    return (seeds + [None] * players)[:players]
-
-
-def seeding_frame(game, rnd=None):
-    """The public state of the game's seeding window (PROTOCOL `seeding`): {round (number,
-    from 1), commitment (sha256 of the round's server seed, docs/fair-deals.md §2),
-    deadline (epoch ms: the deal comes then at the latest), sent (per seat: a seed
-    arrived)}, or None when no window is open. `rnd`: the pending round if already read."""
-    if game.deadline_kind != Game.Deadline.SEED:
-        return None
-    rnd = rnd or pending_round(game)
-    if rnd is None:
-        return None
-    players = game.table.players
-    return {"round": rnd.number, "commitment": rnd.commitment,
-            "deadline": int(game.deadline.timestamp() * 1000) if game.deadline else None,
-            "sent": [seed is not None for seed in pending_seeds(rnd, players)]}
 
 
 def open_round(table, match, index):

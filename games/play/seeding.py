@@ -18,6 +18,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
+from games import seeding_state
 from games.engine import fairdeal
 from games.models import Game, Table
 from games.play import commit, rounds
@@ -56,7 +57,7 @@ def begin_round(write, index):
         return
     write.open_seeding(timezone.now() + timedelta(seconds=window))
     commit.send_to_table(table, {"type": "table.seeding", "version": game.version,
-                                 "seeding": rounds.seeding_frame(game, rnd)})
+                                 "seeding": seeding_state.seeding_frame(game, rnd)})
 
 
 def submit_seed(user, table_id, number, seed):
@@ -74,7 +75,7 @@ def submit_seed(user, table_id, number, seed):
         seat = write.seat_of(user)
         if seat is None:
             return SeedOutcome(False, code="not_seated")
-        rnd = rounds.pending_round(game) if game.deadline_kind == Game.Deadline.SEED else None
+        rnd = seeding_state.pending_round(game) if game.deadline_kind == Game.Deadline.SEED else None
         if rnd is None or write.table.status != Table.Status.PLAYING or rnd.number != number:
             return SeedOutcome(False, code="seed_closed")
         if not isinstance(seed, str) or len(seed) > MAX_SEED_CHARS:
@@ -83,7 +84,7 @@ def submit_seed(user, table_id, number, seed):
             canonical = fairdeal.normalise_client_seed(seed)
         except ValueError:
             return SeedOutcome(False, code="bad_seed")
-        seeds = rounds.pending_seeds(rnd, write.table.players)
+        seeds = seeding_state.pending_seeds(rnd, write.table.players)
         seeds[seat.index] = canonical
         rnd.client_seeds = seeds
         rnd.save(update_fields=["client_seeds"])
@@ -106,12 +107,12 @@ def close_window(game_id, token):
         if game.deadline and game.deadline > timezone.now() + EARLY_TOLERANCE:
             write.resend_timer()
             return False
-        rnd = rounds.pending_round(game)
+        rnd = seeding_state.pending_round(game)
         if rnd is None or write.table.status != Table.Status.PLAYING:
             write.end_seeding()
             write.commit()
             return False
-        _deal(write, rnd, rounds.pending_seeds(rnd, write.table.players))
+        _deal(write, rnd, seeding_state.pending_seeds(rnd, write.table.players))
         return True
 
 

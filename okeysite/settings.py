@@ -18,32 +18,9 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from okeysite.env import env_bool, env_float, env_int, env_list
+
 BASE_DIR = Path(__file__).resolve().parent.parent
-
-
-def env_bool(name, default):
-    """`name` from the environment as a bool ("1", "true", "yes", "on" are true)."""
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return value.strip().lower() in ("1", "true", "yes", "on")
-
-
-def env_list(name, default):
-    """`name` from the environment as a comma-separated list of non-empty strings."""
-    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
-
-
-def env_float(name, default):
-    """`name` from the environment as a float (seconds for the OKEY_* timing knobs)."""
-    value = os.environ.get(name)
-    return float(value) if value not in (None, "") else default
-
-
-def env_int(name, default):
-    """`name` from the environment as an int (counts, such as pool sizes)."""
-    value = os.environ.get(name)
-    return int(value) if value not in (None, "") else default
 
 
 DEBUG = env_bool("DEBUG", False)  # True only on request: a debug 404 lists every URL pattern
@@ -177,7 +154,7 @@ DATABASES = {
         # call (bench/README.md, live tables); a health check drops one the server closed.
         # Test runs close them (the test database is dropped while server threads would
         # still hold theirs).
-        conn_max_age=int(os.environ.get("OKEY_DB_CONN_MAX_AGE", "0" if "PYTEST_VERSION" in os.environ else "60")),
+        conn_max_age=env_int("OKEY_DB_CONN_MAX_AGE", 0 if "PYTEST_VERSION" in os.environ else 60),
         conn_health_checks=True,
     )
 }
@@ -360,7 +337,7 @@ EMAIL_BACKEND = os.environ.get(
 )
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "okeysite <noreply@localhost>")
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
-EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)

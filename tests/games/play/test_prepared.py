@@ -1,4 +1,4 @@
-"""The writer's per-version reads compiled once per process (`games.play.prepared`) return
+"""The writer's per-version reads compiled once per process (`games.prepared`) return
 what the ORM returns: the same rows, fields, related objects and deferred fields, on the
 second call as on the first, and a shape they cannot serve is refused when first compiled."""
 import threading
@@ -9,7 +9,7 @@ from django.db import transaction
 from games import snapshot
 from games.models import Game, Move, Seat
 from games.play import commit, tables
-from games.play.prepared import Prepared, PreparedRows
+from games.prepared import Prepared, PreparedRows
 from games.snapshot import MOVE_FIELDS, recent_moves
 from tests.games.play.helpers import fixed_deal, game_of, online_table, play_out
 
@@ -103,7 +103,7 @@ def test_the_game_row_written_with_its_built_update_reads_back_as_saved(alice, b
 
     from django.utils import timezone
 
-    from games.play.prepared import save_row
+    from games.prepared import save_row
 
     table = online_table(alice, bob)
     game = game_of(table)
@@ -124,7 +124,7 @@ def test_the_game_row_written_with_its_built_update_reads_back_as_saved(alice, b
 
 
 def test_moves_inserted_in_one_statement_read_back_as_bulk_create_writes_them(alice, bob):
-    from games.play.prepared import insert_rows
+    from games.prepared import insert_rows
 
     table = online_table(alice, bob)
     game = game_of(table)

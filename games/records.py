@@ -85,7 +85,7 @@ def stored_moves(rnd):
     moves = list(Move.objects.filter(round=rnd).order_by("number"))
     events = [move.events for move in moves]
     if any(e is None for e in events) and rnd.initial_position is not None:
-        replayed = api.replay(rnd.initial_position, [move.action for move in moves])
+        replayed = api.replay_all(rnd.initial_position, [move.action for move in moves])
         events = [e if e is not None else step.events() for e, step in zip(events, replayed.steps)]
     return [move_entry(m.number, m.seat, m.actor, m.action, m.result, e) for m, e in zip(moves, events)]
 

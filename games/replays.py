@@ -2,7 +2,7 @@
 replay page steps through, and reading a game record someone uploads.
 
 Every position comes from the engine's one replay loop over the recorded moves
-(`api.step` move by move, as `api.replay` does), so a replay shows exactly what the moves
+(`api.replay`, move by move), so a replay shows exactly what the moves
 did. A record file is never trusted: `load_record` checks its shape, that each round's
 initial position is a full deal of the ruleset's set, and that every move replays with
 the result and penalties it records (docs/game-record.md); anything else is a
@@ -35,35 +35,42 @@ class RecordError(ValueError):
     """A record that cannot be replayed; `str()` is the reason for the player."""
 
 
-def _step(position, action):
-    """`api.step`, with a record's malformed position or action as a RecordError message."""
-    try:
-        return api.step(position, action)
-    except Exception as exc:  # noqa: BLE001 - an uploaded record may hold anything
-        raise RecordError(_("the engine cannot play it (%(error)s)") % {"error": type(exc).__name__}) from None
+def _actions(moves):
+    # The recorded moves' actions, for `api.replay`; a move that is not an object with an
+    # action stops the replay there with the reason.
+    for move in moves:
+        if not isinstance(move, dict):
+            raise RecordError(_("a move is a JSON object"))
+        if "action" not in move:
+            raise RecordError(repr("action"))
+        yield move["action"]
 
 
 def replay_check(initial, moves, result=None):
-    """Replay recorded `moves` from `initial` and compare each with what it records.
+    """Replay recorded `moves` from `initial` and compare each with what it records, on
+    the engine's one replay loop (`api.replay`, played lazily: it stops at the first move
+    that does not replay).
 
     Args: `initial` (a position), `moves` ([{number, action, result ("ok" or a refusal
     code), penalties}]), `result` (the recorded {end, scores, totals, ...} or None while
     the round runs: its scores, totals and end — the engine's final racks and last
     discard — must be the replay's). Returns (positions, problems): the position before
     the first move and after each replayed move, and sentences saying where the log does
-    not replay (empty when everything matches). Stops at the first move that does not
-    replay. Never raises.
+    not replay (empty when everything matches). Never raises.
     """
     positions, problems = [initial], []
     position = initial
+    steps = api.replay(initial, _actions(moves))
     for k, move in enumerate(moves):
         number = move.get("number", k + 1) if isinstance(move, dict) else k + 1
         try:
-            if not isinstance(move, dict):
-                raise TypeError("a move is a JSON object")
-            step = _step(position, move["action"])
-        except (RecordError, KeyError, TypeError) as exc:
+            step = next(steps)
+        except RecordError as exc:
             problems.append(_("move %(n)s does not replay: %(why)s") % {"n": number, "why": exc})
+            return positions, problems
+        except Exception as exc:  # noqa: BLE001 - an uploaded record may hold anything
+            why = _("the engine cannot play it (%(error)s)") % {"error": type(exc).__name__}
+            problems.append(_("move %(n)s does not replay: %(why)s") % {"n": number, "why": why})
             return positions, problems
         got = "ok" if step.accepted else step.code
         if got != move.get("result") or not step.changed:

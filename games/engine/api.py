@@ -61,19 +61,27 @@ def legal_actions(position: dict, seat: int) -> Iterator[dict]:
     return _of(position).legal_actions(position, seat)
 
 
-def replay(initial: dict, moves: Iterable[dict]) -> Replay:
-    """Play the actions ``moves`` (RULES.md §7 dicts with ``seat``) from ``initial``:
-    the only replay loop (verify_round, self-play records, the conformance runner,
-    tests).  Refused moves are Steps like any other (a refusal whose penalty stays
-    moves the position on).  Returns a :class:`~games.engine.step.Replay` (final
-    position and one Step per move)."""
+def replay(initial: dict, moves: Iterable[dict]) -> Iterator[Step]:
+    """Play the actions ``moves`` (RULES.md §7 dicts with ``seat``) from ``initial``, one
+    at a time: the only replay loop (the replay check of records and ``verify_round``,
+    self-play records, the conformance runner, tests).  Lazy: each Step is played when
+    it is asked for, so a caller can stop at the first move that does not replay, and
+    ``moves`` may itself be lazy.  Refused moves are Steps like any other (a refusal
+    whose penalty stays moves the position on).  Yields one
+    :class:`~games.engine.step.Step` per move; what ``step`` raises on a malformed
+    position or action comes out of the iteration."""
     position = initial
-    steps = []
     for action in moves:
         done = step(position, action)
-        steps.append(done)
+        yield done
         position = done.position
-    return Replay(position, steps)
+
+
+def replay_all(initial: dict, moves: Iterable[dict]) -> Replay:
+    """``replay`` to the end: a :class:`~games.engine.step.Replay` (the final position and
+    one Step per move; ``initial`` when there is no move)."""
+    steps = list(replay(initial, moves))
+    return Replay(steps[-1].position if steps else initial, steps)
 
 
 def deal(ruleset: str, options: dict, deal_seed: str, players: int = 4, first: int = 0) -> dict:

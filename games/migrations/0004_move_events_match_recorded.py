@@ -19,7 +19,7 @@ def events_of_running_rounds(apps, schema_editor):
         moves = list(Move.objects.filter(round=rnd).order_by("number"))
         if not moves:
             continue
-        replayed = api.replay(rnd.initial_position, [move.action for move in moves])
+        replayed = api.replay_all(rnd.initial_position, [move.action for move in moves])
         for move, step in zip(moves, replayed.steps):
             move.events = step.events()
         Move.objects.bulk_update(moves, ["events"])

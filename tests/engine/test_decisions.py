@@ -90,7 +90,7 @@ def test_when_no_discard_is_legal_the_chosen_one_is_accepted_with_its_penalty():
 
 def test_a_legal_discard_left_makes_the_others_refused_with_their_penalty():
     p = pos("okey17", ["B4", "R6", "K2"], opened=["melds", "melds", "no", "no"], table=[(1, ["B5", "B6", "B7"])])
-    steps = api.replay(p, [{"seat": 0, "type": "discard", "tile": t} for t in ("B4", "R6", "K2")]).steps
+    steps = api.replay_all(p, [{"seat": 0, "type": "discard", "tile": t} for t in ("B4", "R6", "K2")]).steps
     assert [s.code for s in steps] == ["playable_discard", "joker_discard", None]
     assert steps[-1].position["seats"][0]["penalty"] == 500
 
@@ -185,7 +185,7 @@ def test_two_wilds_pair_only_standing_for_the_same_tile():
 def test_one_tile_per_end_counts_from_the_loaded_position():
     p = pos("okey17", ["B4", "B3", "B8", "K2", "Y9"], opened=["melds", "melds", "no", "no"],
             table=[(1, ["B5", "B6", "B7"])])
-    steps = api.replay(p, [{"seat": 0, "type": "add", "meld": 1, "tile": t} for t in ("B4", "B3", "B8")]).steps
+    steps = api.replay_all(p, [{"seat": 0, "type": "add", "meld": 1, "tile": t} for t in ("B4", "B3", "B8")]).steps
     assert [s.code for s in steps] == [None, "cannot_add", None]
 
 

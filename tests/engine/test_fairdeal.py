@@ -364,7 +364,7 @@ def test_the_command_says_what_differs_in_the_tampered_example(tmp_path):
 def test_the_example_records_moves_replay_with_the_engine():
     record = json.loads((VECTORS / "record-verified.json").read_text(encoding="utf-8"))
     (round_record,) = record["rounds"]
-    replayed = api.replay(round_record["initial"], [m["action"] for m in round_record["moves"]])
+    replayed = api.replay_all(round_record["initial"], [m["action"] for m in round_record["moves"]])
     assert [("ok" if s.accepted else s.code) for s in replayed.steps] == [m["result"] for m in round_record["moves"]]
     assert [s.events() for s in replayed.steps] == [m["penalties"] for m in round_record["moves"]]
     assert api.round_totals(replayed.position) == round_record["result"]["totals"] == record["totals"]

@@ -253,7 +253,7 @@ def test_replay_equals_stepwise_play(ruleset):
         log.append(action)
         steps.append(done)
         position = done.position
-    replayed = api.replay(initial, log)
+    replayed = api.replay_all(initial, log)
     assert replayed.position == position
     assert replayed.steps == steps
     assert replayed.penalties == [p for s in steps for p in s.penalties]

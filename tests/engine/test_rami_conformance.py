@@ -37,7 +37,7 @@ def test_vector(vector):
                            direct=vector.get("direct", False))
         assert scores == vector["expect"]["scores"]
     else:
-        played = api.replay(vector["position"], vector["actions"])
+        played = api.replay_all(vector["position"], vector["actions"])
         expect = vector["expect"]
         assert [("ok" if s.accepted else f"error:{s.code}") for s in played.steps] == expect["results"]
         assert [s["penalty"] for s in played.position["seats"]] == expect["penalty"]

@@ -198,7 +198,7 @@ class RamiRound(RuleBasedStateMachine):
 
     @invariant()
     def replaying_the_log_gives_the_same_position(self):
-        replayed = api.replay(self.initial, self.log)
+        replayed = api.replay_all(self.initial, self.log)
         assert replayed.position == self.pos
         assert all(done.accepted for done in replayed.steps)
 

@@ -32,7 +32,7 @@ EXPECTED = [
 
 def events(position, *actions):
     """Every penalty event of the actions played from ``position`` with ``api.replay``."""
-    return [e for done in api.replay(position, actions).steps for e in done.events()]
+    return [e for done in api.replay_all(position, actions).steps for e in done.events()]
 
 
 def okey17(rack, table=None):
@@ -46,7 +46,7 @@ def okey17(rack, table=None):
 
 
 def test_okey51_events_name_the_reason_the_tile_and_the_acting_seat():
-    played = api.replay(OKEY51, SCRIPT)
+    played = api.replay_all(OKEY51, SCRIPT)
     assert [e for done in played.steps for e in done.events()] == EXPECTED
     assert [p.as_dict() for p in played.penalties] == EXPECTED
     assert all(done.accepted for done in played.steps)
@@ -54,7 +54,7 @@ def test_okey51_events_name_the_reason_the_tile_and_the_acting_seat():
 
 
 def test_the_round_result_comes_with_the_step_that_ends_the_round():
-    steps = api.replay(OKEY51, SCRIPT).steps
+    steps = api.replay_all(OKEY51, SCRIPT).steps
     assert [done.round_result is not None for done in steps] == [False, False, False, True]
     assert steps[-1].round_result == steps[-1].position["result"]
     assert steps[-1].round_result["finisher"] == 1 and steps[-1].round_result["end"] == "hand"

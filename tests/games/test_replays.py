@@ -36,7 +36,7 @@ def test_the_frames_of_a_round_are_the_engines_replay_of_its_moves(alice):
     replay = data["round"]
     moves = list(Move.objects.filter(round=rnd).order_by("number"))
     assert len(replay["frames"]) == len(moves) + 1 and len(replay["moves"]) == len(moves)
-    replayed = api.replay(rnd.initial_position, [m.action for m in moves])
+    replayed = api.replay_all(rnd.initial_position, [m.action for m in moves])
     positions = [rnd.initial_position] + [s.position for s in replayed.steps]
     for frame, position in zip(replay["frames"], positions):
         assert frame["racks"] == [s["rack"] for s in position["seats"]]  # every rack, at every move

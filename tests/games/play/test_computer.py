@@ -49,7 +49,7 @@ def test_the_computer_plays_a_whole_turn_with_accepted_actions(ruleset):
     position, played = computer.play_turn(Stored, Seat, "normal", Move.Actor.TIMEOUT)
     assert played and all(p.step.accepted and p.seat == 0 and p.actor == "timeout" for p in played)
     assert api.is_over(position) or position["turn"] != 0
-    assert api.replay(Stored.position, [p.action for p in played]).position == position
+    assert api.replay_all(Stored.position, [p.action for p in played]).position == position
 
 
 def test_bot_seeds_never_reveal_the_round_seed():

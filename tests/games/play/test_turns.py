@@ -166,7 +166,7 @@ def test_a_whole_match_is_played_stored_and_replays_from_the_log(alice):
         position = api.ruleset("okey51").deal(table.options, deal_seed, 4, rnd.first)
         assert position == rnd.initial_position
         moves = list(Move.objects.filter(round=rnd).order_by("number"))
-        replayed = api.replay(position, [m.action for m in moves])
+        replayed = api.replay_all(position, [m.action for m in moves])
         assert all(m.result == "ok" for m in moves) and all(s.accepted for s in replayed.steps)
         assert replayed.position == rnd.final_position
         # the round's penalty list is its moves' stored events, in play order

@@ -311,8 +311,8 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
             answer = {"type": "ack", "id": frame_id, "version": outcome.version}
             self._remember(frame_id, answer)
             await self.send_frame(answer)
-            if outcome.view is not None:
-                await self.send_view(outcome.version, outcome.view, self.seat)
+            if outcome.text is not None:
+                await self.send_view_text(outcome.version, *outcome.text, self.seat)
             else:
                 await self.send_snapshot()
             if outcome.round_end:
@@ -375,8 +375,6 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
         if version > self.sent_version or (event.get("refresh") and not own and version == self.sent_version):
             if "text" in event:
                 await self.send_view_text(version, event["text"], event.get("lang"), seat)
-            elif "view" in event:  # from a writer of the previous release, while a deploy rolls
-                await self.send_view(version, event["view"], seat)
             else:
                 await self.send_snapshot()
         if event.get("round_end"):

@@ -64,7 +64,7 @@ class Write:
         self._turn_before = game.position["turn"] if game.position else None
         self._version_before = game.version  # committed: the row is locked at it
         self._timer_sent = (game.deadline_kind, game.deadline)  # the deadline whose timer is on its way
-        self.views = None  # (public view or None, {seat index: (user id, view)}) of the last broadcast
+        self.texts = {}  # {seat index: (serialised view, its language)} of the last broadcast
 
     @cached_property
     def table(self):
@@ -121,11 +121,11 @@ class Write:
         (a seat taken or left before the match, a connection opened or closed)."""
         self._broadcast(refresh, origin, None)
 
-    def view_of(self, seat_index):
-        """The view of `seat_index` this transaction broadcast (dict), or None."""
-        if self.views is None or seat_index not in self.views[1]:
-            return None
-        return self.views[1][seat_index][1]
+    def text_of(self, seat_index):
+        """The view of `seat_index` this transaction broadcast, as it was serialised for its
+        seat group: (text (str, `snapshot.view_text`), language its computers are named in),
+        or None. The actor's socket sends it as it is: a view is serialised once."""
+        return self.texts.get(seat_index)
 
     def lobby_changed(self):
         """Tell the lobby sockets that the list of open tables changed: after commit, the
@@ -220,7 +220,7 @@ class Write:
         # player who left the match. Without one, the table group hears of the version
         # without a view, and a spectator who arrived meanwhile reads its snapshot itself.
         watched = self.table.spectators > 0 or any(s.user_id and s.left for s in self.seats)
-        self.views = public, own = snapshot.version_views(self.game, self.table, self.seats, moves, watched)
+        public, own = snapshot.version_views(self.game, self.table, self.seats, moves, watched)
         update = _update(self.game.version, refresh, origin, round_end)
         # Each view travels serialised, its computers named in the language its sockets most
         # likely use: a socket of that language forwards the text without decoding it.
@@ -232,6 +232,7 @@ class Write:
         for index, (uid, view) in own.items():
             lang = snapshot.seat_language(self.seats[index])
             text = snapshot.view_text(view, lang)
+            self.texts[index] = (text, lang)
             messages.append((socket_groups.seat_group(self.table.pk, uid),
                              dict(update, type="table.view", text=text, lang=lang, seat=index)))
         _on_commit_send(messages)

@@ -32,7 +32,7 @@ class Outcome:
     version: int
     code: str | None = None
     round_end: dict | None = field(default=None, repr=False)
-    view: dict | None = field(default=None, repr=False)  # the actor's view of `version`, when it changed
+    text: tuple | None = field(default=None, repr=False)  # the actor's view of `version` (`Write.text_of`)
 
 
 def submit_action(user, table_id, action, expected_version):
@@ -45,8 +45,8 @@ def submit_action(user, table_id, action, expected_version):
     RULES.md §4): that position is stored, the version bumped, the refused move logged
     with its penalty, and the turn's clock keeps running (its timer stays armed).
     An accepted action takes the seat back from autoplay.
-    Returns Outcome(ok, version, code, round_end, view: the seat's view of the new version,
-    the one its user's sockets are sent). Raises TableError("not_found").
+    Returns Outcome(ok, version, code, round_end, text: the seat's view of the new version as
+    serialised for its seat group, with its language). Raises TableError("not_found").
     """
     with commit.locked(table_id) as write:
         game = write.game
@@ -73,7 +73,7 @@ def submit_action(user, table_id, action, expected_version):
             seat.consecutive_timeouts = 0
             seat.save(update_fields=["autoplay", "consecutive_timeouts"])
         round_end = write.commit(step.position, [commit.Played(seat.index, played, Move.Actor.HUMAN, step)])
-        return Outcome(step.accepted, game.version, step.code, round_end, write.view_of(seat.index))
+        return Outcome(step.accepted, game.version, step.code, round_end, write.text_of(seat.index))
 
 
 def expire_turn(game_id, token):

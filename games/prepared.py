@@ -13,10 +13,20 @@ Only for querysets whose parameters are exactly the call's arguments, in order (
 `filter(pk=...)`; a slice is fine, it is written into the SQL), without annotations;
 anything else raises ValueError when first compiled, so a shape that would not fit is
 found by the tests, not in production.
+
+It builds on Django's compiler internals (`klass_info`, `get_related_populators`,
+`get_converters`), which are not a public API: Django is pinned in pyproject.toml, and
+every read registered here (`REGISTERED`) is compared with the ORM's own result, field by
+field, by tests/games/play/test_prepared.py. A Django upgrade must pass that test and
+bench/commit_cost.py (whether plain ORM reads have caught up and this can go).
 """
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models.query import ValuesIterable, get_related_populators
 from django.db.transaction import TransactionManagementError
+
+REGISTERED = []
+"""Every `Prepared` and `PreparedRows` made, in the order of their modules' import: the
+reads the comparison with the ORM covers."""
 
 
 class Prepared:
@@ -26,6 +36,7 @@ class Prepared:
     def __init__(self, build):
         self.build = build
         self._compiled = {}  # database alias -> what `_compile` keeps for it
+        REGISTERED.append(self)
 
     def _compile(self, args, alias, connection):
         # Compiled once per process and database, not per thread: every HTTP request runs on a
@@ -92,6 +103,7 @@ class PreparedRows:
     def __init__(self, build):
         self.build = build
         self._compiled = {}  # database alias -> (vendor, sql, params, names, converters)
+        REGISTERED.append(self)
 
     def _compile(self, alias, connection):
         queryset = self.build()

@@ -15,6 +15,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from games.admin_reveal import HidesRunningState, RefusesHiddenLookups
+from games.arena import admin as arena_admin  # noqa: F401 - registers the arenas' admin pages
 from games.chat import admin as chat_admin  # noqa: F401 - registers the chat's admin pages
 from games.models import Game, Match, Move, Round, Seat, Table
 from games.moderation import admin_actions

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.arena.models import Arena, ArenaEntry, ArenaSchedule, ArenaTable  # noqa: F401 - registered with this app
 from games.chat.models import ChatMessage, ChatReport  # noqa: F401 - registered with this app
 from games.engine import fairdeal
 from games.engine.api import RULESETS

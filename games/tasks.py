@@ -11,6 +11,7 @@ again.
 """
 from celery import shared_task
 
+from games.arena import service as arena
 from games.play import quickmatch, rematch, seeding, turns
 
 TIMER_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
@@ -58,10 +59,13 @@ def seeding_timeout(game_id, token):
 @shared_task(name="games.tasks.sweep", ignore_result=True)
 def sweep(startup=False):
     """Re-arm overdue deadlines, record finished matches not yet recorded, drop expired
-    socket presence rows and start the quick-match tables and rematches whose start task
-    was lost (periodic; `startup` re-arms every pending deadline). Returns {"timers",
-    "recorded", "connections", "quick_started", "rematches_started"} counts."""
+    socket presence rows, start the quick-match tables and rematches whose start task
+    was lost, and run the arenas (`games.arena.service.tick`: the scheduled arenas made,
+    finished matches scored, waiting players paired) (periodic; `startup` re-arms every
+    pending deadline). Returns {"timers", "recorded", "connections", "quick_started",
+    "rematches_started", "arenas"} counts."""
     done = turns.sweep(startup=startup)
     done["quick_started"] = quickmatch.start_overdue()
     done["rematches_started"] = rematch.start_overdue()
+    done["arenas"] = arena.tick()
     return done

@@ -2,6 +2,7 @@
 from django.urls import path
 
 from games import views
+from games.arena import views as arena_views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -23,4 +24,8 @@ urlpatterns = [
     path("table/<int:table_id>/replay/frames/", views.replay_frames, name="replay_frames"),
     path("replay/", views.replay_file, name="replay_file"),
     path("fairdeal.py", views.fairdeal_checker, name="fairdeal_checker"),
+    path("arenas/", arena_views.arena_list, name="arenas"),
+    path("arena/<int:arena_id>/", arena_views.arena_page, name="arena"),
+    path("arena/<int:arena_id>/standings/", arena_views.arena_standings, name="arena_standings"),
+    path("arena/<int:arena_id>/<str:action>/", arena_views.arena_action, name="arena_action"),
 ]

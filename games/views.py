@@ -21,6 +21,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.player_settings import PlayerSettings
 from games import hints, invite_limits, invites, records, replays
+from games.arena import views as arena_views
+from games.arena.models import Arena
 from games.engine import api, fairdeal
 from games.errors import TableError, error_message
 from games.forms import CreateTableForm, available_rulesets
@@ -51,6 +53,7 @@ def lobby(request):
         "running_tables": [t for t in listed if t["status"] == Table.Status.PLAYING],
         "my_tables": mine,
         "finished_tables": finished,
+        "arenas": arena_views.upcoming(),
         # strings for the lobby's inline script (the JS catalog only holds djangojs strings)
         "lobby_i18n": {"join": gettext("Join"), "empty": gettext("No open table right now. Create one!"),
                        "teams": gettext("teams"), "watch": gettext("Watch"),
@@ -185,6 +188,7 @@ def table_page(request, table_id):
         # and watching.js can only show a block that is on the page.
         "can_rematch": playing and table.status != Table.Status.CLOSED,
         "table_config": _table_config(request, table, seat_index),
+        "arena": Arena.objects.filter(tables__table=table).first(),
     }
     # The fallback page is only used until the table client's template exists.
     return render(request, ["games/table.html", "games/table_fallback.html"], context)

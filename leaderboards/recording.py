@@ -20,6 +20,7 @@ from django.db import connection, transaction
 from django.db.models import Count
 from django.utils import timezone
 
+from games.arena.models import ArenaTable
 from games.engine import api
 from games.models import Match, Move, Seat, Table
 from leaderboards import ratings
@@ -49,13 +50,16 @@ def rated_teams(match):
     one list per rated side (a player, or an okey51 team with at least one human);
     `places` — one int per side, 1 = best (`ratings.places`; an abandoning side is last);
     `winners` — set of seats of the side with the best match total overall.
-    Unrated: not an online table, not finished, voided, or fewer than two humans / sides.
+    Unrated: not an online table, not finished, voided, a casual arena's, or fewer than two
+    humans / sides.
     """
     table = match.table
     if table.mode != Table.Mode.ONLINE or match.finished is None or not match.totals:
         return None
     if VoidedMatch.objects.filter(match=match).exists():
         return None
+    if ArenaTable.objects.filter(table_id=match.table_id, arena__rated=False).exists():
+        return None  # a casual arena's match
     humans = _human_seats(match)
     if len({user for _seat, user, _ab in humans}) < 2:
         return None

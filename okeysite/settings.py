@@ -280,6 +280,11 @@ OKEY_SEED_WINDOW = env_float("OKEY_SEED_WINDOW", 3.0)
 OKEY_DEFAULT_MOVE_TIME = int(env_float("OKEY_DEFAULT_MOVE_TIME", 30))  # RULES.md §6, D-16
 # "Play now": how long a quick-match table waits for other players before computers fill it.
 OKEY_QUICK_MATCH_WAIT = env_float("OKEY_QUICK_MATCH_WAIT", 20.0)
+# Arenas (games.arena): the last pairing is at the end minus one match's expected length
+# (minutes, per ruleset), and a player whose arena page has not asked for the standings
+# for OKEY_ARENA_AWAY seconds (the page asks every 5 s) is not paired.
+OKEY_ARENA_MATCH_MINUTES = {"okey51": 12, "okey17": 20, "rami": 8}
+OKEY_ARENA_AWAY = env_float("OKEY_ARENA_AWAY", 15.0)
 # Rematch: how long the invited players have to answer before computers fill the silent seats.
 OKEY_REMATCH_WAIT = env_float("OKEY_REMATCH_WAIT", 60.0)
 # Wrong invite codes of private tables: at most this many per user and per client address

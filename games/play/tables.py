@@ -32,7 +32,7 @@ def new_invite_code():
 
 
 def create_table(user, ruleset="okey51", options=None, mode=Table.Mode.ONLINE, move_time=None, assisted=False,
-                 bot_level="normal", private=False, practice=False, quick=False):
+                 bot_level="normal", private=False, practice=False, quick=False, players=None, limited=True):
     """Create a table with `user` in seat 0 (RULES.md §6).
 
     Args: `ruleset` (an id of `api.RULESETS`), `options` (dict, RULES.md §7, normalized by
@@ -41,8 +41,9 @@ def create_table(user, ruleset="okey51", options=None, mode=Table.Mode.ONLINE, m
     turn, 5-600, default settings.OKEY_DEFAULT_MOVE_TIME, D-16), `assisted` (bool),
     `bot_level` (the computers' level), `private` (online only: not listed in the lobby,
     seats and watching need the table's invite code), `practice` (solo only: no move
-    clock), `quick` (made by "Play now", `games.play.quickmatch`). The table has the
-    ruleset's `default_seats`.
+    clock), `quick` (made by "Play now", `games.play.quickmatch`), `players` (seats: one
+    of the ruleset's `seat_counts`, default its `default_seats`), `limited` (False for a
+    table the site seats on its own, such as an arena's: no creation limit).
     A user may have at most settings.OKEY_MAX_ACTIVE_TABLES tables open or playing and
     create at most settings.OKEY_TABLES_PER_HOUR an hour (every solo table keeps the
     worker busy with its computers).
@@ -58,10 +59,13 @@ def create_table(user, ruleset="okey51", options=None, mode=Table.Mode.ONLINE, m
     move_time = int(move_time or settings.OKEY_DEFAULT_MOVE_TIME)
     if not 5 <= move_time <= 600:
         raise TableError("bad_options")
-    players = rules.default_seats
+    players = rules.default_seats if players is None else players
+    if players not in rules.seat_counts:
+        raise TableError("bad_options")
     private = bool(private) and mode == Table.Mode.ONLINE
     with transaction.atomic():
-        _check_creation_limit(user)
+        if limited:
+            _check_creation_limit(user)
         table = Table.objects.create(
             ruleset=ruleset, options=options, mode=mode, creator=user, players=players,
             move_time=move_time, assisted=bool(assisted), bot_level=bot_level,

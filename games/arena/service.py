@@ -1,0 +1,265 @@
+"""Running arenas on the stored rows: join, withdraw, pause, and the periodic `tick` that
+makes the scheduled arenas, scores finished arena matches and pairs the waiting players.
+
+`tick` runs on every deadline sweep (`games.tasks.sweep`, every OKEY_SWEEP_INTERVAL
+seconds, from Celery beat or the embedded sweeper). Each arena's work runs under a
+PostgreSQL advisory lock of that arena, so two sweeps at once never pair a player twice
+(SQLite serialises writes anyway).
+"""
+import logging
+import zlib
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.arena import pairing, scoring
+from games.arena.models import Arena, ArenaEntry, ArenaSchedule, ArenaTable
+from games.engine import api
+from games.errors import TableError
+from games.models import Seat, Table
+from games.play import commit, tables
+
+log = logging.getLogger("games.arena")
+
+
+MESSAGES = {
+    "arena_not_found": _("No such arena."),
+    "arena_over": _("This arena is over: it seats no new tables."),
+    "arena_busy": _("You are already in another arena. Withdraw from it first."),
+}
+
+
+class ArenaError(Exception):
+    """A refused arena request; `code` is a key of `MESSAGES`, `message` its sentence in
+    the active language."""
+
+    def __init__(self, code):
+        super().__init__(code)
+        self.code = code
+
+    @property
+    def message(self):
+        return str(MESSAGES[self.code])
+
+
+def _lock(arena_id):
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [zlib.crc32(b"arena"), arena_id])
+
+
+# ------------------------------------------------------------------ players
+
+def join(user, arena_id, now=None):
+    """`user` joins arena `arena_id` (or comes back after withdrawing). A player is in at
+    most one arena that is running or about to, at a time. Returns the ArenaEntry.
+    Raises ArenaError("arena_not_found" | "arena_over" | "arena_busy")."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
+        if arena is None:
+            raise ArenaError("arena_not_found")
+        if arena.state(now) == "over" or now >= last_pairing(arena):
+            raise ArenaError("arena_over")
+        others = (ArenaEntry.objects.filter(user=user, withdrawn=False).exclude(arena=arena)
+                  .select_related("arena"))
+        if any(other.arena.state(now) != "over" for other in others):
+            raise ArenaError("arena_busy")
+        entry, made = ArenaEntry.objects.get_or_create(arena=arena, user=user, defaults={"reached": now, "seen": now})
+        if not made:
+            entry.withdrawn = entry.paused = False
+            entry.seen = now
+            entry.save(update_fields=["withdrawn", "paused", "seen"])
+        return entry
+
+
+def withdraw(user, arena_id):
+    """`user` leaves arena `arena_id`: no more pairings (a match in play goes on and
+    scores). Their score stays in the standings. Returns True if they were in it."""
+    return ArenaEntry.objects.filter(arena_id=arena_id, user=user).update(withdrawn=True) > 0
+
+
+def pause(user, arena_id, paused=True):
+    """`user` pauses (`paused` True) or resumes pairings in arena `arena_id`. Returns True
+    if they are in it."""
+    return ArenaEntry.objects.filter(arena_id=arena_id, user=user, withdrawn=False).update(
+        paused=paused, seen=timezone.now()) > 0
+
+
+def seen(user, arena_id):
+    """The arena page of `user` asked for the standings: they are present."""
+    ArenaEntry.objects.filter(arena_id=arena_id, user=user).update(seen=timezone.now())
+
+
+def current_table(user, arena_id):
+    """The id of the arena table `user` plays at now (not left), or None."""
+    return (Seat.objects.filter(user=user, left=False, table__arena_link__arena_id=arena_id,
+                                table__status__in=[Table.Status.OPEN, Table.Status.PLAYING])
+            .values_list("table_id", flat=True).first())
+
+
+# ------------------------------------------------------------------ the clock
+
+def last_pairing(arena):
+    """The last instant `arena` seats a new table (aware datetime): its end minus one
+    match's expected length (settings.OKEY_ARENA_MATCH_MINUTES, per ruleset)."""
+    expected = settings.OKEY_ARENA_MATCH_MINUTES.get(arena.ruleset, 10)
+    return arena.ends - timedelta(minutes=expected)
+
+
+def next_slot(schedule, now):
+    """The next start of `schedule` after `now`: the next multiple of its
+    `every_minutes` counted from midnight UTC (aware datetime)."""
+    every = max(1, schedule.every_minutes)
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    passed = int((now - midnight).total_seconds() // 60)
+    return midnight + timedelta(minutes=(passed // every + 1) * every)
+
+
+def make_scheduled(now=None):
+    """Make the next arena of every active schedule that has none to come. Returns the
+    number made."""
+    now = now or timezone.now()
+    made = 0
+    for schedule in ArenaSchedule.objects.filter(active=True):
+        if Arena.objects.filter(schedule=schedule, starts__gt=now).exists():
+            continue
+        seats = schedule.seats if schedule.seats in api.ruleset(schedule.ruleset).seat_counts else \
+            api.ruleset(schedule.ruleset).default_seats
+        Arena.objects.create(name="", ruleset=schedule.ruleset, starts=next_slot(schedule, now),
+                             minutes=schedule.minutes, move_time=schedule.move_time, seats=min(seats, 4),
+                             rated=schedule.rated, schedule=schedule)
+        made += 1
+    return made
+
+
+def tick(now=None):
+    """The arenas' periodic work: make the scheduled arenas, then for every arena running
+    or with matches still to score, score the finished ones and pair who waits. Returns
+    {"made", "scored", "seated"} counts."""
+    now = now or timezone.now()
+    done = {"made": make_scheduled(now), "scored": 0, "seated": 0}
+    for arena in Arena.objects.filter(starts__lte=now, starts__gte=now - timedelta(days=1)):
+        if arena.state(now) == "over" and not arena.tables.filter(scored=False).exists():
+            continue
+        try:
+            with transaction.atomic():
+                _lock(arena.pk)
+                done["scored"] += score_finished(arena, now)
+                if now < last_pairing(arena):
+                    done["seated"] += pair_waiting(arena, now)
+        except Exception:  # noqa: BLE001 - one arena's failure must not stop the others
+            log.exception("arena %s tick failed", arena.pk)
+    return done
+
+
+# ------------------------------------------------------------------ scoring
+
+def score_finished(arena, now):
+    """Score every finished match of `arena` not scored yet (`scoring.score_match`, by
+    place among the table's humans). A table closed without a finished match scores
+    nothing. Returns the number of tables scored."""
+    count = 0
+    links = (ArenaTable.objects.filter(arena=arena, scored=False).select_related("table", "table__game__match"))
+    for link in links:
+        table = link.table
+        match = getattr(getattr(table, "game", None), "match", None)
+        if table.status == Table.Status.CLOSED and (match is None or match.finished is None):
+            link.scored = True
+            link.save(update_fields=["scored"])
+            count += 1
+            continue
+        if match is None or match.finished is None:
+            continue
+        _score_table(arena, table, match, now)
+        link.scored = True
+        link.save(update_fields=["scored"])
+        count += 1
+    return count
+
+
+def _score_table(arena, table, match, now):
+    rules = api.ruleset(table.ruleset)
+    seats = {s.index: s for s in Seat.objects.filter(table=table, user__isnull=False)}
+    order = [i for i in rules.standings(table.options, match.totals) if i in seats]
+    stayed = [i for i in order if not seats[i].left]
+    humans = {s.user_id for s in seats.values()}
+    entries = {e.user_id: e for e in ArenaEntry.objects.select_for_update().filter(arena=arena, user_id__in=humans)}
+    for index, seat in seats.items():
+        entry = entries.get(seat.user_id)
+        if entry is None:
+            continue
+        place = stayed.index(index) + 1 if index in stayed else len(order)
+        points, entry.streak, _doubled = scoring.score_match(place, table.players, entry.streak, left=seat.left)
+        entry.score += points
+        entry.matches += 1
+        if points:
+            entry.reached = now
+        entry.last_opponents = sorted(humans - {seat.user_id})
+        entry.save(update_fields=["score", "matches", "streak", "reached", "last_opponents"])
+
+
+# ------------------------------------------------------------------ pairing
+
+def _ratings(arena, users):
+    from leaderboards.models import Rating
+
+    rows = Rating.objects.filter(ruleset=arena.ruleset, user_id__in=users).values_list("user_id", "mu", "sigma")
+    return {user: mu - 3 * sigma for user, mu, sigma in rows}  # the conservative estimate the ladder ranks by
+
+
+def waiting(arena, now):
+    """The entries of `arena` to pair now: not paused nor withdrawn, present (their arena
+    page asked within settings.OKEY_ARENA_AWAY seconds) and not playing an arena table.
+    Returns a list of (ArenaEntry, seconds waited)."""
+    away = now - timedelta(seconds=settings.OKEY_ARENA_AWAY)
+    busy = set(Seat.objects.filter(table__arena_link__arena=arena, left=False, user__isnull=False,
+                                   table__status__in=[Table.Status.OPEN, Table.Status.PLAYING])
+               .values_list("user_id", flat=True))
+    entries = (ArenaEntry.objects.filter(arena=arena, paused=False, withdrawn=False, seen__gte=away)
+               .select_related("user"))
+    out = []
+    for entry in entries:
+        if entry.user_id in busy:
+            continue
+        last = (Seat.objects.filter(table__arena_link__arena=arena, user=entry.user)
+                .order_by("-table__created").values_list("table__game__match__finished", flat=True).first())
+        since = max(entry.joined, last or entry.joined, arena.starts)
+        out.append((entry, max(0.0, (now - since).total_seconds())))
+    return out
+
+
+def pair_waiting(arena, now):
+    """Seat the waiting players of a running `arena` (`pairing.pair`) at new tables that
+    start at once, computers in the free seats. Returns the number of players seated."""
+    if arena.state(now) != "running":
+        return 0
+    found = waiting(arena, now)
+    if not found:
+        return 0
+    ratings = _ratings(arena, [e.user_id for e, _w in found])
+    pool = [pairing.Waiting(e.user_id, e.score, ratings.get(e.user_id, 0.0), waited, frozenset(e.last_opponents))
+            for e, waited in found]
+    by_user = {e.user_id: e.user for e, _w in found}
+    seated = 0
+    for group in pairing.pair(pool, arena.seats, arena.bot_wait):
+        _seat(arena, [by_user[u] for u in group])
+        seated += len(group)
+    return seated
+
+
+def _seat(arena, users):
+    table = tables.create_table(users[0], arena.ruleset, {}, mode=Table.Mode.ONLINE, move_time=arena.move_time,
+                                players=arena.seats, limited=False)
+    ArenaTable.objects.create(arena=arena, table=table)
+    for user in users[1:]:
+        try:
+            tables.join_table(user, table.pk)
+        except TableError:
+            log.warning("arena %s could not seat user %s at table %s", arena.pk, user.pk, table.pk)
+    with commit.locked(table.pk) as write:
+        tables.start_locked(write)
+    return table

@@ -1,0 +1,100 @@
+"""The arena pages: the list of arenas (to come, running, over), one arena's page with its
+rules and live standings, its JSON standings (which the page asks for every few seconds,
+marking its player present), and join / withdraw / pause."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.player_settings import display_name
+from games.arena import scoring, service
+from games.arena.models import Arena, ArenaEntry
+
+
+def upcoming(limit=6, now=None):
+    """The arenas to come or running now, soonest first (list of Arena, at most `limit`)."""
+    now = now or timezone.now()
+    soon = Arena.objects.filter(starts__gt=now - timezone.timedelta(hours=3)).order_by("starts")[:50]
+    return [a for a in soon if a.state(now) != "over"][:limit]
+
+
+def standings(arena):
+    """The standings of `arena`: [{rank, user, name, score, matches, fire, paused,
+    withdrawn}], best first (`scoring.standing_key`)."""
+    entries = sorted(ArenaEntry.objects.filter(arena=arena).select_related("user", "user__player_settings"),
+                     key=lambda e: (*scoring.standing_key(e.score, e.matches, e.reached), e.pk))
+    return [{"rank": k + 1, "user": e.user.get_username(), "name": display_name(e.user), "score": e.score,
+             "matches": e.matches, "fire": scoring.on_fire(e.streak), "paused": e.paused,
+             "withdrawn": e.withdrawn} for k, e in enumerate(entries)]
+
+
+def _arena(arena_id):
+    arena = Arena.objects.filter(pk=arena_id).first()
+    if arena is None:
+        raise Http404
+    return arena
+
+
+@require_GET
+def arena_list(request):
+    """Every arena of the last day and the next ones."""
+    now = timezone.now()
+    arenas = list(Arena.objects.filter(starts__gt=now - timezone.timedelta(days=1)).order_by("starts")[:60])
+    return render(request, "games/arena_list.html", {
+        "coming": [a for a in arenas if a.state(now) != "over"],
+        "over": [a for a in reversed(arenas) if a.state(now) == "over"][:20],
+    })
+
+
+@require_GET
+def arena_page(request, arena_id):
+    """One arena: its settings, rules, standings and the player's buttons."""
+    arena = _arena(arena_id)
+    entry = None
+    if request.user.is_authenticated:
+        entry = ArenaEntry.objects.filter(arena=arena, user=request.user).first()
+    return render(request, "games/arena.html", {
+        "arena": arena, "entry": entry, "state": arena.state(), "standings": standings(arena),
+        "last_pairing": service.last_pairing(arena), "points": scoring.PLACE_POINTS,
+    })
+
+
+@require_GET
+def arena_standings(request, arena_id):
+    """JSON {state, starts, ends (epoch ms), standings, table (the id of the player's
+    arena table now, or null), entry {paused, withdrawn} or null}; marks the asking
+    player present."""
+    arena = _arena(arena_id)
+    table = entry = None
+    if request.user.is_authenticated:
+        service.seen(request.user, arena.pk)
+        table = service.current_table(request.user, arena.pk)
+        found = ArenaEntry.objects.filter(arena=arena, user=request.user).first()
+        if found is not None:
+            entry = {"paused": found.paused, "withdrawn": found.withdrawn}
+    return JsonResponse({"state": arena.state(), "starts": int(arena.starts.timestamp() * 1000),
+                         "ends": int(arena.ends.timestamp() * 1000), "standings": standings(arena),
+                         "table": table, "table_url": reverse("table", args=[table]) if table else None,
+                         "entry": entry})
+
+
+@login_required
+@require_POST
+def arena_action(request, arena_id, action):
+    """join / withdraw / pause / resume, then back to the arena page."""
+    arena = _arena(arena_id)
+    try:
+        if action == "join":
+            service.join(request.user, arena.pk)
+        elif action == "withdraw":
+            service.withdraw(request.user, arena.pk)
+        elif action in ("pause", "resume"):
+            service.pause(request.user, arena.pk, paused=action == "pause")
+        else:
+            raise Http404
+    except service.ArenaError as refused:
+        messages.error(request, refused.message)
+    return redirect("arena", arena_id=arena.pk)

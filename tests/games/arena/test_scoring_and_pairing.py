@@ -1,0 +1,63 @@
+"""An arena's scoring and pairing rules on plain values (games.arena.scoring, pairing)."""
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from games.arena import pairing, scoring
+from games.arena.pairing import Waiting
+
+
+@pytest.mark.parametrize(("place", "seats", "points"), [(1, 4, 4), (2, 4, 2), (3, 4, 1), (4, 4, 0),
+                                                         (1, 3, 4), (3, 3, 1), (1, 2, 4), (2, 2, 0)])
+def test_places_score_four_two_one_nothing_and_four_nothing_at_two_seats(place, seats, points):
+    assert scoring.place_points(place, seats) == points
+
+
+def test_two_wins_in_a_row_double_every_place_until_a_match_is_not_won():
+    streak, got = 0, []
+    for place in (1, 1, 1, 2, 1, 1, 3):
+        points, streak, doubled = scoring.score_match(place, 4, streak)
+        got.append((points, streak, doubled))
+    assert got == [(4, 1, False), (4, 2, False), (8, 3, True), (4, 0, True), (4, 1, False), (4, 2, False),
+                   (2, 0, True)]
+    assert scoring.on_fire(2) and not scoring.on_fire(1)
+
+
+def test_leaving_scores_nothing_and_ends_the_streak():
+    assert scoring.score_match(1, 4, 5, left=True) == (0, 0, False)
+
+
+def test_standings_break_ties_by_points_per_match_then_the_earliest_to_the_score():
+    t0 = datetime(2026, 12, 4, 18, tzinfo=UTC)
+    rows = {"late": (8, 2, t0 + timedelta(minutes=9)), "early": (8, 2, t0 + timedelta(minutes=3)),
+            "grinder": (8, 4, t0), "leader": (12, 5, t0 + timedelta(minutes=20))}
+    ranked = sorted(rows, key=lambda name: scoring.standing_key(*rows[name]))
+    assert ranked == ["leader", "early", "late", "grinder"]
+
+
+def test_the_closest_scores_sit_together():
+    pool = [Waiting(u, score) for u, score in [(1, 0), (2, 30), (3, 4), (4, 28), (5, 2), (6, 26), (7, 6), (8, 24)]]
+    assert pairing.pair(pool, 4, bot_wait=20) == [[2, 4, 6, 8], [7, 3, 5, 1]]
+
+
+def test_rating_breaks_equal_scores():
+    pool = [Waiting(1, 4, rating=10), Waiting(2, 4, rating=30), Waiting(3, 4, rating=20), Waiting(4, 0)]
+    assert pairing.pair(pool, 2, bot_wait=20) == [[2, 3], [1, 4]]
+
+
+def test_the_same_opponents_twice_in_a_row_are_avoided_where_the_pool_allows():
+    last = {1: frozenset({2}), 2: frozenset({1})}
+    pool = [Waiting(u, s, last=last.get(u, frozenset())) for u, s in [(1, 9), (2, 8), (3, 7), (4, 6)]]
+    tables = pairing.pair(pool, 2, bot_wait=20)
+    assert sorted(map(sorted, tables)) == [[1, 3], [2, 4]]
+    # two players only: they meet again rather than not play
+    alone = [Waiting(1, 9, last=frozenset({2})), Waiting(2, 8, last=frozenset({1}))]
+    assert pairing.pair(alone, 2, bot_wait=20) == [[1, 2]]
+
+
+def test_a_short_table_waits_for_humans_then_starts_with_computers():
+    pool = [Waiting(1, 0, waited=5), Waiting(2, 0, waited=12)]
+    assert pairing.pair(pool, 4, bot_wait=20) == []
+    assert pairing.pair([Waiting(1, 0, waited=5), Waiting(2, 0, waited=21)], 4, bot_wait=20) == [[1, 2]]
+    full_and_short = [Waiting(u, 0, waited=1) for u in range(1, 6)]
+    assert pairing.pair(full_and_short, 4, bot_wait=20) == [[1, 2, 3, 4]]

@@ -76,7 +76,7 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
     (logout, password change, expiry) with 4401 (`SessionSocketMixin`). Frames are checked
     by `games.frames` before anything else reads them; `ping` is answered `pong` and an
     idle socket closed (`HeartbeatMixin`); a user or address over its socket cap gets
-    `error` `too_many_sockets` and close 4429 (docs/protocol-extensions.md).
+    `error` `too_many_sockets` and close 4429 (docs/protocol.md).
     """
 
     admitted = False  # frames are read only once connect() has set the socket up

@@ -1,5 +1,5 @@
 """The round's move history as one seat may see it (`view["moves"]`,
-docs/protocol-extensions.md): the last moves of every seat, who played them (the player,
+docs/protocol.md): the last moves of every seat, who played them (the player,
 a computer, or the computer after a timeout or a disconnect), what was refused with a
 penalty, and every public tile.
 

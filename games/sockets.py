@@ -1,7 +1,7 @@
 """Plumbing shared by the site's WebSocket consumers: the heartbeat, the client's address
 and language, direct dispatch and compact frames.
 
-`HeartbeatMixin` (docs/protocol-extensions.md): the client sends {"type": "ping"} every
+`HeartbeatMixin` (docs/protocol.md): the client sends {"type": "ping"} every
 20 s and gets {"type": "pong"}; a socket that sent nothing for OKEY_WS_IDLE_TIMEOUT
 seconds is closed with IDLE_CLOSE_CODE (a client that stopped receiving, or a dead peer
 whose TCP connection never broke), and `heartbeat()` runs every few seconds while the

@@ -307,7 +307,7 @@ OKEY_WS_MAX_PER_USER = int(env_float("OKEY_WS_MAX_PER_USER", 8))
 OKEY_WS_MAX_PER_IP = int(env_float("OKEY_WS_MAX_PER_IP", 32))
 # lobby sockets per client address in one daphne process (the lobby list is anonymous)
 OKEY_WS_LOBBY_MAX_PER_IP = int(env_float("OKEY_WS_LOBBY_MAX_PER_IP", 16))
-# Heartbeat (docs/protocol-extensions.md): the client pings every 20 s; a socket that sent
+# Heartbeat (docs/protocol.md): the client pings every 20 s; a socket that sent
 # nothing for OKEY_WS_IDLE_TIMEOUT seconds is closed with 4408 (90 s: a browser may run a
 # hidden tab's timers only once a minute), and a socket's presence row lives
 # OKEY_PRESENCE_TTL seconds past its last refresh (a process that dies takes its sockets'

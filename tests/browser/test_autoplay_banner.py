@@ -1,6 +1,6 @@
 """A player whose seat a computer plays sees it and takes the seat back with one tap
 (RULES.md §6: two move times running out in a row put the seat on autoplay; the `resume`
-frame gives it back, docs/protocol-extensions.md). The table's move time is set to 4 s
+frame gives it back, docs/protocol.md). The table's move time is set to 4 s
 in the database before the deal (the form offers 15 s at least) so two timeouts pass
 quickly; the server is this module's own, on a database file the test can reach."""
 import re

@@ -1,4 +1,4 @@
-// Words about the round's moves (view.moves, docs/protocol-extensions.md): one line per
+// Words about the round's moves (view.moves, docs/protocol.md): one line per
 // move for the history panel, the last-action line, and what a computer did for the
 // player while they were away. Pure: a view in, translated strings and tile lists out
 // (the views draw the tiles as tiles, never as codes like "Y11").

@@ -1,6 +1,6 @@
 // The live-table socket (PROTOCOL.md): versioned snapshots, actions with ids,
 // `sync` on a version gap, automatic reconnect with backoff and resync, and a heartbeat
-// (docs/protocol-extensions.md): a `ping` every PING_MS; no frame within PONG_MS of it
+// (docs/protocol.md): a `ping` every PING_MS; no frame within PONG_MS of it
 // means the connection is dead (it is closed and reconnected); after a quiet spell of
 // QUIET_MS without any other frame, or on a reconnect, a `sync`, so a broadcast the server
 // lost (e.g. while its pub/sub reconnected) never leaves the page a turn behind.

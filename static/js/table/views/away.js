@@ -1,6 +1,6 @@
 // A computer playing the viewer's seat (RULES.md §6): while the seat is on autoplay a
 // banner says so with one tap to take the seat back (the `resume` frame,
-// docs/protocol-extensions.md); after a move time ran out, or once the player is back,
+// docs/protocol.md); after a move time ran out, or once the player is back,
 // a note says what the computer did for them ("time's up" / "welcome back"). Hidden
 // once the round or the match is over.
 import { _ } from "../i18n.js";

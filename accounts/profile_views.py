@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from accounts.player_settings import PlayerSettings, display_name
 from accounts.profile_forms import PlayerSettingsForm
-from games.models import RULESET_CHOICES
+from games.models import RULESET_CHOICES, ArenaEntry
 from leaderboards.chart import rating_svg
 from leaderboards.models import Rating, SoloRecord
 from leaderboards.stats import player_stats, rating_series
@@ -37,6 +37,7 @@ def player_profile(request, username):
     return render(request, "accounts/profile_public.html", {
         "player": user, "player_name": name, "own": own, "ratings": ratings, "stats": stats,
         "records": records, "chart": chart,
+        "arena_wins": ArenaEntry.objects.filter(user=user, rank=1).count(),
     })
 
 

@@ -27,6 +27,7 @@ class Arena(models.Model):
     seats = models.PositiveSmallIntegerField(_("seats per table"), default=4)
     rated = models.BooleanField(_("rated"), default=True)
     bot_wait = models.PositiveSmallIntegerField(_("wait for humans (seconds)"), default=20)
+    finished = models.BooleanField(default=False)  # over, every match scored, final ranks set
     schedule = models.ForeignKey("ArenaSchedule", null=True, blank=True, on_delete=models.SET_NULL,
                                  related_name="arenas")
     created = models.DateTimeField(auto_now_add=True)
@@ -102,6 +103,7 @@ class ArenaEntry(models.Model):
     joined = models.DateTimeField(auto_now_add=True)
     reached = models.DateTimeField(default=timezone.now)
     seen = models.DateTimeField(default=timezone.now)
+    rank = models.PositiveIntegerField(null=True, blank=True)  # the final place, once the arena finished
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["arena", "user"], name="arena_entry_unique")]

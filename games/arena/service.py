@@ -120,19 +120,22 @@ def next_slot(schedule, now):
 
 
 def make_scheduled(now=None):
-    """Make the next arena of every active schedule that has none to come. Returns the
-    number made."""
+    """Make the next arena of every active schedule that has none to come. Two sweeps at
+    once (two beat processes) make it once: the schedule's row is locked while it looks.
+    Returns the number made."""
     now = now or timezone.now()
     made = 0
-    for schedule in ArenaSchedule.objects.filter(active=True):
-        if Arena.objects.filter(schedule=schedule, starts__gt=now).exists():
-            continue
-        seats = schedule.seats if schedule.seats in api.ruleset(schedule.ruleset).seat_counts else \
-            api.ruleset(schedule.ruleset).default_seats
-        Arena.objects.create(name="", ruleset=schedule.ruleset, starts=next_slot(schedule, now),
-                             minutes=schedule.minutes, move_time=schedule.move_time, seats=min(seats, 4),
-                             rated=schedule.rated, schedule=schedule)
-        made += 1
+    for schedule_id in ArenaSchedule.objects.filter(active=True).values_list("pk", flat=True):
+        with transaction.atomic():
+            schedule = ArenaSchedule.objects.select_for_update().filter(pk=schedule_id, active=True).first()
+            if schedule is None or Arena.objects.filter(schedule=schedule, starts__gt=now).exists():
+                continue
+            rules = api.ruleset(schedule.ruleset)
+            seats = schedule.seats if schedule.seats in rules.seat_counts else rules.default_seats
+            Arena.objects.create(name="", ruleset=schedule.ruleset, starts=next_slot(schedule, now),
+                                 minutes=schedule.minutes, move_time=schedule.move_time, seats=min(seats, 4),
+                                 rated=schedule.rated, schedule=schedule)
+            made += 1
     return made
 
 
@@ -142,8 +145,9 @@ def tick(now=None):
     {"made", "scored", "seated"} counts."""
     now = now or timezone.now()
     done = {"made": make_scheduled(now), "scored": 0, "seated": 0}
-    for arena in Arena.objects.filter(starts__lte=now, starts__gte=now - timedelta(days=1)):
+    for arena in Arena.objects.filter(starts__lte=now, starts__gte=now - timedelta(days=1), finished=False):
         if arena.state(now) == "over" and not arena.tables.filter(scored=False).exists():
+            finish(arena)
             continue
         try:
             with transaction.atomic():
@@ -157,6 +161,20 @@ def tick(now=None):
 
 
 # ------------------------------------------------------------------ scoring
+
+def finish(arena):
+    """Set the final ranks of an arena that is over with every match scored (players with
+    at least one match, by `scoring.standing_key`; the first is the winner, whose profile
+    shows the badge) and mark it finished. Returns the number ranked."""
+    with transaction.atomic():
+        entries = [e for e in ArenaEntry.objects.select_for_update().filter(arena=arena) if e.matches]
+        entries.sort(key=lambda e: (*scoring.standing_key(e.score, e.matches, e.reached), e.pk))
+        for rank, entry in enumerate(entries, 1):
+            entry.rank = rank
+            entry.save(update_fields=["rank"])
+        Arena.objects.filter(pk=arena.pk).update(finished=True)
+    return len(entries)
+
 
 def score_finished(arena, now):
     """Score every finished match of `arena` not scored yet (`scoring.score_match`, by
@@ -221,13 +239,17 @@ def waiting(arena, now):
                .values_list("user_id", flat=True))
     entries = (ArenaEntry.objects.filter(arena=arena, paused=False, withdrawn=False, seen__gte=away)
                .select_related("user"))
+    # when each player's last arena match finished: one query for the whole pool
+    finished = {}
+    for user_id, at in (Seat.objects.filter(table__arena_link__arena=arena, user__isnull=False)
+                        .values_list("user_id", "table__game__match__finished")):
+        if at is not None and (user_id not in finished or at > finished[user_id]):
+            finished[user_id] = at
     out = []
     for entry in entries:
         if entry.user_id in busy:
             continue
-        last = (Seat.objects.filter(table__arena_link__arena=arena, user=entry.user)
-                .order_by("-table__created").values_list("table__game__match__finished", flat=True).first())
-        since = max(entry.joined, last or entry.joined, arena.starts)
+        since = max(entry.joined, finished.get(entry.user_id, entry.joined), arena.starts)
         out.append((entry, max(0.0, (now - since).total_seconds())))
     return out
 

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.player_settings import display_name
 from games.arena import scoring, service
-from games.arena.models import Arena, ArenaEntry
+from games.arena.models import Arena, ArenaEntry, ArenaTable
 
 
 def upcoming(limit=6, now=None):
@@ -49,6 +49,20 @@ def arena_list(request):
     })
 
 
+def arena_tables(arena):
+    """The arena's tables, newest first: [{id, status ("playing", "finished", ...), players
+    (display names of the humans)}]."""
+    from games.models import Seat
+
+    links = list(ArenaTable.objects.filter(arena=arena).select_related("table").order_by("-pk"))
+    names = {}
+    for seat in (Seat.objects.filter(table_id__in=[link.table_id for link in links], user__isnull=False)
+                 .select_related("user", "user__player_settings").order_by("index")):
+        names.setdefault(seat.table_id, []).append(display_name(seat.user))
+    return [{"id": link.table_id, "status": link.table.status, "players": names.get(link.table_id, [])}
+            for link in links]
+
+
 @require_GET
 def arena_page(request, arena_id):
     """One arena: its settings, rules, standings and the player's buttons."""
@@ -56,9 +70,12 @@ def arena_page(request, arena_id):
     entry = None
     if request.user.is_authenticated:
         entry = ArenaEntry.objects.filter(arena=arena, user=request.user).first()
+    rows = standings(arena)
+    state = arena.state()
     return render(request, "games/arena.html", {
-        "arena": arena, "entry": entry, "state": arena.state(), "standings": standings(arena),
-        "last_pairing": service.last_pairing(arena), "points": scoring.PLACE_POINTS,
+        "arena": arena, "entry": entry, "state": state, "standings": rows,
+        "podium": [r for r in rows if r["matches"]][:3] if state == "over" else [],
+        "tables": arena_tables(arena), "last_pairing": service.last_pairing(arena),
     })
 
 

@@ -181,3 +181,51 @@ def test_the_arena_pages_in_the_players_language(client, players):
     rules = client.get(reverse("rules_index"), HTTP_ACCEPT_LANGUAGE="tr").content.decode()
     assert "Üst üste iki galibiyet" in rules
     assert client.get(reverse("arena", args=[arena.pk + 99])).status_code == 404
+
+
+def test_two_sweeps_at_once_make_the_next_arena_once():
+    ArenaSchedule.objects.create(ruleset="okey17", every_minutes=60)
+    barrier, made = threading.Barrier(4), []
+
+    def sweep():
+        try:
+            barrier.wait()
+            made.append(service.make_scheduled())
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=sweep) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(made) == [0, 0, 0, 1] and Arena.objects.count() == 1
+
+
+def test_an_arena_over_shows_its_podium_its_matches_and_the_winners_badge(client, players):
+    arena = running(seats=2)
+    ana, ben = players[:2]
+    for user in (ana, ben):
+        service.join(user, arena.pk)
+    service.tick()
+    [(table, _names)] = seated_tables(arena)
+    match = table.game.match
+    order = {s.user_id: s.index for s in Seat.objects.filter(table=table, user__isnull=False)}
+    totals = [0, 0]
+    totals[order[ana.pk]], totals[order[ben.pk]] = 20, 90  # okey51: ana's lower total wins
+    match.totals, match.finished = totals, timezone.now()
+    match.save(update_fields=["totals", "finished"])
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+    Arena.objects.filter(pk=arena.pk).update(starts=timezone.now() - timedelta(minutes=40))
+    service.tick()  # scored while running, past the last pairing: nobody is seated again
+    assert ArenaTable.objects.filter(arena=arena).count() == 1
+    Arena.objects.filter(pk=arena.pk).update(starts=timezone.now() - timedelta(minutes=50))
+    service.tick()  # over, nothing left to score: final ranks
+    assert dict(ArenaEntry.objects.values_list("user__username", "rank")) == {"ana": 1, "ben": 2}
+    assert Arena.objects.get(pk=arena.pk).finished
+    page = client.get(reverse("arena", args=[arena.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'id="arena-podium"' in page and "Final standings" in page
+    assert reverse("replay", args=[table.pk]) in page and reverse("match_record", args=[table.pk]) in page
+    profile = client.get(reverse("player_profile", args=["ana"]), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "1 arène gagnée" in profile
+    assert 'id="arena-badge"' not in client.get(reverse("player_profile", args=["ben"])).content.decode()

@@ -2,6 +2,7 @@
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import given, settings as hsettings, strategies as st
 
 from games.arena import pairing, scoring
 from games.arena.pairing import Waiting
@@ -61,3 +62,38 @@ def test_a_short_table_waits_for_humans_then_starts_with_computers():
     assert pairing.pair([Waiting(1, 0, waited=5), Waiting(2, 0, waited=21)], 4, bot_wait=20) == [[1, 2]]
     full_and_short = [Waiting(u, 0, waited=1) for u in range(1, 6)]
     assert pairing.pair(full_and_short, 4, bot_wait=20) == [[1, 2, 3, 4]]
+
+
+@st.composite
+def pools(draw):
+    users = draw(st.lists(st.integers(1, 500), unique=True, max_size=40))
+    pool = []
+    for user in users:
+        last = draw(st.frozensets(st.sampled_from(users), max_size=3)) - {user} if users else frozenset()
+        pool.append(Waiting(user, draw(st.integers(0, 60)), draw(st.floats(0, 40)), draw(st.floats(0, 60)), last))
+    return pool
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(pools(), st.sampled_from([2, 3, 4]), st.floats(0, 40))
+def test_pairing_seats_everyone_at_most_once_at_tables_of_the_right_size(pool, seats, bot_wait):
+    tables = pairing.pair(pool, seats, bot_wait)
+    seated = [u for table in tables for u in table]
+    assert len(seated) == len(set(seated))  # nobody at two tables
+    assert set(seated) <= {p.user for p in pool}
+    assert all(len(t) == seats for t in tables[:-1]) and all(1 <= len(t) <= seats for t in tables)
+    # who is left has a reason: fewer than a table wait, and not yet for bot_wait
+    left = [p for p in pool if p.user not in set(seated)]
+    assert len(left) < seats
+    if left:
+        assert max(p.waited for p in left) < bot_wait
+
+
+@hsettings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 50), min_size=4, max_size=4))
+def test_a_repeat_of_last_opponents_is_avoided_when_another_table_can_take_the_swap(scores):
+    # eight players, two full tables: whoever would meet their last table again swaps out
+    first = [Waiting(u, 100 - u, last=frozenset({1, 2, 3, 4}) - {u}) for u in (1, 2, 3, 4)]
+    second = [Waiting(u, s) for u, s in zip((5, 6, 7, 8), scores)]
+    tables = pairing.pair(first + second, 4, bot_wait=99)
+    assert all(set(t) != {1, 2, 3, 4} for t in tables)

@@ -1,0 +1,87 @@
+"""What pairing a wave of arena players costs: CPU time of the pairing decision
+(`games.arena.pairing.pair`) for N waiting players, of reading the waiting pool from the
+database (`service.waiting`, the rows the decision needs) and of seating the whole wave
+(`service.pair_waiting`: a table created, joined and dealt per group).
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python -m bench.arena --players 1000
+
+It makes a throw-away database (`okeyarena_<pid>`, dropped at the end; SQLite in a
+temporary directory without DATABASE_URL), joins N players to one running okey51 arena of
+4-seat tables, and prints p50 / max CPU ms over --repeat runs for each step. The
+seating step runs once (it changes the pool).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+
+from bench.commit_cost import SECRET, _prepare_database
+from bench.live.stack import ROOT
+
+
+def _cpu(call):
+    start = time.process_time()
+    result = call()
+    return (time.process_time() - start) * 1000, result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=20)
+    args = parser.parse_args(argv)
+    workdir = tempfile.mkdtemp(prefix="okeyarena-")
+    database_url, drop_database = _prepare_database(os.environ.get("DATABASE_URL"), workdir)
+    os.environ.update({"DATABASE_URL": database_url, "SECRET_KEY": SECRET, "OKEY_SEED_WINDOW": "0",
+                       "DJANGO_SETTINGS_MODULE": "okeysite.settings", "OKEY_EMBEDDED_WORKER": "0"})
+    os.environ.pop("REDIS_URL", None)
+    sys.path.insert(0, str(ROOT))
+    try:
+        import django
+        from django.core.management import call_command
+
+        django.setup()
+        call_command("migrate", verbosity=0)
+        from datetime import timedelta
+
+        from django.contrib.auth import get_user_model
+        from django.utils import timezone
+
+        from games.arena import pairing, service
+        from games.arena.models import Arena, ArenaEntry
+
+        User = get_user_model()
+        users = User.objects.bulk_create([User(username=f"arena{i}", email=f"arena{i}@example.com")
+                                          for i in range(args.players)])
+        arena = Arena.objects.create(ruleset="okey51", starts=timezone.now() - timedelta(minutes=1), minutes=45,
+                                     seats=4)
+        rng = random.Random(7)
+        now = timezone.now()
+        ArenaEntry.objects.bulk_create([ArenaEntry(arena=arena, user=u, score=rng.randrange(0, 40), seen=now,
+                                                   reached=now, last_opponents=rng.sample(range(1, 1000), 3))
+                                        for u in users])
+        pool = [pairing.Waiting(e.user_id, e.score, rng.random() * 30, rng.random() * 30, frozenset(e.last_opponents))
+                for e in ArenaEntry.objects.filter(arena=arena)]
+        decide = [_cpu(lambda: pairing.pair(pool, 4, 20))[0] for _ in range(args.repeat)]
+        read = [_cpu(lambda: service.waiting(arena, timezone.now()))[0] for _ in range(args.repeat)]
+        seat_ms, seated = _cpu(lambda: service.pair_waiting(arena, timezone.now()))
+        print(f"arena pairing · {django.db.connection.vendor} · {args.players} waiting players, 4-seat tables")
+        print(f"  decision (pairing.pair)        p50 {statistics.median(decide):7.1f}  max {max(decide):7.1f} ms CPU")
+        print(f"  pool read (service.waiting)    p50 {statistics.median(read):7.1f}  max {max(read):7.1f} ms CPU")
+        print(f"  seating the wave               {seat_ms:7.1f} ms CPU for {seated} players "
+              f"({seat_ms / max(1, seated // 4):.1f} ms a table: create, join, deal)")
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        drop_database()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -33,6 +33,11 @@ def seat_group(table_id, user_id):
     return f"table-{table_id}-user-{user_id}"
 
 
+def arena_group(arena_id):
+    """The group of every arena-page socket of arena `arena_id`: its standings (str)."""
+    return f"arena-{arena_id}"
+
+
 def user_group(user_id):
     """The group of every socket of one user, at any table or the lobby: kicks and
     sign-outs (str)."""

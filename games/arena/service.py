@@ -15,7 +15,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.arena import pairing, scoring
+from games.arena import live, pairing, scoring
 from games.arena.models import Arena, ArenaEntry, ArenaSchedule, ArenaTable
 from games.engine import api
 from games.errors import TableError
@@ -152,9 +152,14 @@ def tick(now=None):
         try:
             with transaction.atomic():
                 _lock(arena.pk)
-                done["scored"] += score_finished(arena, now)
-                if now < last_pairing(arena):
-                    done["seated"] += pair_waiting(arena, now)
+                scored = score_finished(arena, now)
+                seated = pair_waiting(arena, now) if now < last_pairing(arena) else 0
+                if scored or seated:
+                    live.announce(arena.pk)
+                else:
+                    live.announce_pending(arena.pk)
+            done["scored"] += scored
+            done["seated"] += seated
         except Exception:  # noqa: BLE001 - one arena's failure must not stop the others
             log.exception("arena %s tick failed", arena.pk)
     return done
@@ -173,6 +178,7 @@ def finish(arena):
             entry.rank = rank
             entry.save(update_fields=["rank"])
         Arena.objects.filter(pk=arena.pk).update(finished=True)
+        live.announce(arena.pk)
     return len(entries)
 
 

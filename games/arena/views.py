@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.player_settings import display_name
-from games.arena import scoring, service
+from games.arena import live, scoring, service
 from games.arena.models import Arena, ArenaEntry, ArenaTable
 
 
@@ -29,6 +29,15 @@ def standings(arena):
     return [{"rank": k + 1, "user": e.user.get_username(), "name": display_name(e.user), "score": e.score,
              "matches": e.matches, "fire": scoring.on_fire(e.streak), "paused": e.paused,
              "withdrawn": e.withdrawn} for k, e in enumerate(entries)]
+
+
+def playing(arena):
+    """{username: table id} of the players at one of `arena`'s tables now (not left)."""
+    from games.models import Seat, Table
+
+    return dict(Seat.objects.filter(table__arena_link__arena=arena, left=False, user__isnull=False,
+                                    table__status__in=[Table.Status.OPEN, Table.Status.PLAYING])
+                .values_list("user__username", "table_id"))
 
 
 def _arena(arena_id):
@@ -112,6 +121,7 @@ def arena_action(request, arena_id, action):
             service.pause(request.user, arena.pk, paused=action == "pause")
         else:
             raise Http404
+        live.announce(arena.pk)
     except service.ArenaError as refused:
         messages.error(request, refused.message)
     return redirect("arena", arena_id=arena.pk)

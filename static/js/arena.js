@@ -1,6 +1,8 @@
 // Arena pages: the countdown of each arena (to its start, then to its end) and, on an
-// arena's own page, the standings asked for every few seconds; the answer also says when
-// the player has been seated, and the page then opens their table.
+// arena's own page, the live standings over /ws/arena/<id>/ (one frame per change; the
+// socket's pings keep the player present so the arena pairs them). A frame also says who
+// plays at which table: the page then opens the player's own. Without a socket the page
+// asks for the standings every few seconds instead.
 const { gettext, interpolate } = window;
 const POLL_MS = 5000;
 
@@ -39,28 +41,56 @@ function row(entry) {
   return tr;
 }
 
+function show(arena, standings, tableUrl) {
+  const body = document.querySelector("#arena-standings tbody");
+  if (body && standings.length) body.replaceChildren(...standings.map(row));
+  const ready = document.getElementById("arena-table");
+  if (tableUrl && ready) {
+    ready.hidden = false;
+    ready.querySelector("a").href = tableUrl;
+    if (!document.hidden) window.location.assign(tableUrl);
+  }
+}
+
 async function poll(arena) {
   try {
     const answer = await fetch(arena.dataset.standings, { credentials: "same-origin" });
     if (!answer.ok) return;
     const data = await answer.json();
-    const body = document.querySelector("#arena-standings tbody");
-    if (body && data.standings.length) body.replaceChildren(...data.standings.map(row));
-    const ready = document.getElementById("arena-table");
-    if (data.table_url && ready) {
-      ready.hidden = false;
-      ready.querySelector("a").href = data.table_url;
-      if (!document.hidden) window.location.assign(data.table_url);
-    }
+    show(arena, data.standings, data.table_url);
   } catch {
     // the next poll tries again
   }
 }
 
+function live(arena) {
+  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+  let socket;
+  let pinger;
+  let polling;
+  const connect = () => {
+    socket = new WebSocket(`${scheme}://${window.location.host}${arena.dataset.socket}`);
+    socket.addEventListener("open", () => {
+      clearInterval(polling);
+      polling = undefined;
+      pinger = setInterval(() => socket.send('{"type":"ping"}'), POLL_MS);
+    });
+    socket.addEventListener("message", (event) => {
+      const frame = JSON.parse(event.data);
+      if (frame.type !== "standings") return;
+      const mine = frame.playing[arena.dataset.username];
+      show(arena, frame.standings, mine ? arena.dataset.tableUrl.replace("0", String(mine)) : null);
+    });
+    socket.addEventListener("close", () => {
+      clearInterval(pinger);
+      if (!polling) polling = setInterval(() => poll(arena), POLL_MS);
+      setTimeout(connect, POLL_MS * 2);
+    });
+  };
+  connect();
+}
+
 tick();
 setInterval(tick, 1000);
 const arena = document.getElementById("arena");
-if (arena) {
-  poll(arena);
-  setInterval(() => poll(arena), POLL_MS);
-}
+if (arena) live(arena);

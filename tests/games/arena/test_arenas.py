@@ -229,3 +229,40 @@ def test_an_arena_over_shows_its_podium_its_matches_and_the_winners_badge(client
     profile = client.get(reverse("player_profile", args=["ana"]), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "1 arène gagnée" in profile
     assert 'id="arena-badge"' not in client.get(reverse("player_profile", args=["ben"])).content.decode()
+
+
+@pytest.mark.asyncio
+async def test_the_arena_socket_sends_the_standings_and_each_change_once_for_every_page(players):
+    from channels.db import database_sync_to_async
+    from channels.testing import WebsocketCommunicator
+    from django.core.cache import cache
+
+    from okeysite.routing import build_application
+
+    application = build_application(serve_static=False)
+    arena = await database_sync_to_async(running)(seats=2)
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    pages = [WebsocketCommunicator(application, f"/ws/arena/{arena.pk}/", headers=headers) for _ in range(3)]
+    for page in pages:
+        connected, _ = await page.connect()
+        assert connected
+        first = await page.receive_json_from(timeout=5)
+        assert first["type"] == "standings" and first["standings"] == []
+    await database_sync_to_async(cache.clear)()
+    await database_sync_to_async(service.join)(players[0], arena.pk)
+    await database_sync_to_async(live_announce)(arena.pk)
+    for page in pages:
+        frame = await page.receive_json_from(timeout=5)
+        assert [row["user"] for row in frame["standings"]] == ["ana"]
+    for page in pages:
+        await page.disconnect()
+    missing = WebsocketCommunicator(application, f"/ws/arena/{arena.pk + 99}/",
+                                    headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")])
+    connected, _code = await missing.connect()
+    assert not connected
+
+
+def live_announce(arena_id):
+    from games.arena import live
+
+    live.announce(arena_id)

@@ -1,8 +1,11 @@
 """The one commit path of a stored game (ARCHITECTURE.md invariants 2 and 5).
 
 Every change to a game runs inside `locked(table_id)` or `locked_timer(game_id, version,
-kind)`: one transaction that locks the `Game` row (`select_for_update(no_key=True)`) and
-checks the version (SQLite ignores row locks, the version check does not). Inside it,
+kind)`: one transaction that locks the `Game` row and its `Table` row
+(`select_for_update(no_key=True)`), so whatever starts, fills or offers a table reads the
+table's status as the writer before it left it, and checks the version (SQLite ignores row
+locks, its IMMEDIATE transactions let one writer in at a time, and the version check
+holds either way). Inside it,
 `Write.commit()` is the only code in the project that bumps `Game.version`, appends
 `Move`s (each with the penalty events of its engine step), arms or clears the deadline,
 finishes a round whose position is over, and schedules with `transaction.on_commit` the

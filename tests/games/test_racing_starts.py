@@ -127,8 +127,8 @@ class Held:
 
 def _lock_waiters():
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                       "AND wait_event_type = 'Lock'")
+        # pg_locks, read live: pg_stat_activity keeps one snapshot for a whole transaction
+        cursor.execute("SELECT count(DISTINCT pid) FROM pg_locks WHERE NOT granted")
         return cursor.fetchone()[0]
 
 

@@ -1,8 +1,11 @@
 """The one commit path of a stored game (ARCHITECTURE.md invariants 2 and 5).
 
 Every change to a game runs inside `locked(table_id)` or `locked_timer(game_id, version,
-kind)`: one transaction that locks the `Game` row (`select_for_update(no_key=True)`) and
-checks the version (SQLite ignores row locks, the version check does not). Inside it,
+kind)`: one transaction that locks the `Game` row and its `Table` row
+(`select_for_update(no_key=True)`), so whatever starts, fills or offers a table reads the
+table's status as the writer before it left it, and checks the version (SQLite ignores row
+locks, its IMMEDIATE transactions let one writer in at a time, and the version check
+holds either way). Inside it,
 `Write.commit()` is the only code in the project that bumps `Game.version`, appends
 `Move`s (each with the penalty events of its engine step), arms or clears the deadline,
 finishes a round whose position is over, and schedules with `transaction.on_commit` the
@@ -16,8 +19,8 @@ the deadline comes, on the position of that moment.
 
 Each version's views are built once, here, inside the transaction, from the position
 and rows the writer holds (`snapshot.version_views`): every seated user's view goes to
-that user's own group at the table (`socket_groups.seat_group`), the public view to the table group for
-the spectators (ARCHITECTURE.md invariant 3: a view is built for one seat and sent only to
+that user's own group at the table (`socket_groups.seat_group`), the public view to the
+table group for the spectators (ARCHITECTURE.md invariant 3: a view is built for one seat and sent only to
 that seat). Sockets forward what they receive instead of reading the game back.
 """
 import logging
@@ -33,7 +36,7 @@ from django.utils import timezone
 from games import history, prepared, snapshot
 from games.engine import api
 from games.errors import TableError
-from games.models import Game, Match, Move, Seat, Table
+from games.models import Game, Match, Move, Round, Seat, Table
 from games.play import lobby, rounds, timers
 from games.play.timers import send_timer, timer_args
 from games.prepared import Prepared
@@ -258,9 +261,16 @@ class Write:
 
 
 def _for_write():
-    # The game row locked, its table, match and round read in the same query (only the
-    # game row is locked: `of`).
-    return Game.objects.select_related("table", "match", "round").select_for_update(no_key=True, of=("self",))
+    # The game row and its table's row locked, the match and round read in the same query.
+    # The table row is locked too because, after waiting for the lock, PostgreSQL reads
+    # again only the rows it locked: a table read beside the game alone kept the status it
+    # had when the query began, so a second starter waiting behind the first still saw the
+    # table open and started it again (IntegrityError on the match's table), and a second
+    # rematch offer did not see the first one's table. (The match and round, on the
+    # nullable side of outer joins, cannot be locked: `_fresh_joins` reads them again when
+    # the game moved to another one meanwhile.)
+    return Game.objects.select_related("table", "match", "round").select_for_update(
+        no_key=True, of=("self", "table"))
 
 
 # Read on every version: compiled once per thread (games.prepared).
@@ -283,6 +293,7 @@ def locked(table_id):
         game = _LOCK_BY_TABLE.get(table_id)
         if game is None:
             raise TableError("not_found")
+        _fresh_joins(game)
         with logs.bound(table=game.table_id, version=game.version):
             yield Write(game)
 
@@ -301,8 +312,22 @@ def locked_timer(game_id, token, kind):
         if not _armed(game, token, kind):
             yield None
         else:
+            _fresh_joins(game)
             with logs.bound(table=game.table_id, version=game.version):
                 yield Write(game)
+
+
+def _fresh_joins(game):
+    # After a wait for the lock the game row is the latest one, but its match and round
+    # were joined as the query's snapshot had them: a game started or dealt meanwhile has
+    # a match or round id whose row came back empty or as the one before. Read those
+    # again (no query when nobody moved the game on while this one waited).
+    for name, model in (("match", Match), ("round", Round)):
+        field = Game._meta.get_field(name)
+        joined = field.get_cached_value(game, default=None)
+        wanted = getattr(game, field.attname)
+        if (joined.pk if joined is not None else None) != wanted:
+            field.set_cached_value(game, model.objects.get(pk=wanted) if wanted is not None else None)
 
 
 def _armed(game, token, kind):

@@ -8,6 +8,7 @@ over and whose task was lost (`start_overdue`). Both are idempotent: a table no 
 open, or not due yet, is left alone.
 """
 import logging
+import zlib
 from datetime import timedelta
 
 from django.conf import settings
@@ -38,22 +39,58 @@ def _waiting(ruleset):
 def play_now(user, ruleset):
     """Seat `user` at a waiting quick-match table of `ruleset` (the oldest with a free
     seat), else create one (default options, default move time) and arm its start after
-    the wait. A table that becomes full starts at once. Returns the Table.
+    the wait. A user already at a quick-match table of `ruleset` that is waiting or
+    playing (a seat not left) gets that table again: one "Play now" table per ruleset at a
+    time. A table that becomes full starts at once. Returns the Table.
     Raises TableError("bad_options" | "too_many_tables")."""
-    mine = _waiting(ruleset).filter(seats__user=user).first()
-    if mine is not None:
-        return mine
-    for table in _waiting(ruleset).exclude(creator=user)[:10]:
-        try:
-            tables.join_table(user, table.pk)
-        except TableError:
-            continue  # filled or started meanwhile: try the next one
-        _start_if_full(table.pk)
-        return Table.objects.get(pk=table.pk)
-    table = tables.create_table(user, ruleset, {}, mode=Table.Mode.ONLINE, quick=True)
-    table_id, countdown = table.pk, settings.OKEY_QUICK_MATCH_WAIT
-    transaction.on_commit(lambda: _send_start(table_id, countdown))
-    return table
+    with transaction.atomic():
+        # Choosing a table and taking its seat is one step per ruleset at a time: two
+        # players pressing at once would both find no waiting table and make one each,
+        # and one player's requests racing each other would each take a seat elsewhere.
+        _serialise(ruleset)
+        mine = _mine(user, ruleset)
+        if mine is not None:
+            return mine
+        joined = None
+        for table in _waiting(ruleset).exclude(creator=user)[:10]:
+            try:
+                tables.join_table(user, table.pk)
+            except TableError:
+                continue  # filled or started meanwhile: try the next one
+            joined = table.pk
+            break
+        if joined is None:
+            table = tables.create_table(user, ruleset, {}, mode=Table.Mode.ONLINE, quick=True)
+            table_id, countdown = table.pk, settings.OKEY_QUICK_MATCH_WAIT
+            transaction.on_commit(lambda: _send_start(table_id, countdown))
+            return table
+    # Started after the seat is committed and the ruleset's turn given back: dealing
+    # needs only the table's own lock, which `_start_if_full` takes.
+    _start_if_full(joined)
+    return Table.objects.get(pk=joined)
+
+
+# The first key of the (int, int) advisory locks of "Play now"; the second is the ruleset's.
+_ADVISORY_SPACE = 0x6F6B6579  # "okey"
+
+
+def _serialise(ruleset):
+    # A PostgreSQL advisory lock for the rest of the transaction, one per ruleset. SQLite
+    # (the embedded mode) needs none: its transactions are IMMEDIATE, one writer at a time.
+    connection = transaction.get_connection()
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)",
+                       [_ADVISORY_SPACE, zlib.crc32(ruleset.encode()) & 0x7FFFFFFF])
+
+
+def _mine(user, ruleset):
+    # The user's own quick-match table of `ruleset`, waiting or playing, at a seat not left.
+    return (Table.objects.filter(ruleset=ruleset, quick=True, mode=Table.Mode.ONLINE,
+                                 status__in=[Table.Status.OPEN, Table.Status.PLAYING],
+                                 seats__user=user, seats__left=False)
+            .order_by("-created").first())
 
 
 def _send_start(table_id, countdown):

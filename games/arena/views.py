@@ -83,7 +83,7 @@ def arena_page(request, arena_id):
     state = arena.state()
     return render(request, "games/arena.html", {
         "arena": arena, "entry": entry, "state": state, "standings": rows,
-        "podium": [r for r in rows if r["matches"]][:3] if state == "over" else [],
+        "podium": [r for r in rows if r["matches"]][:3] if arena.finished else [],
         "tables": arena_tables(arena), "last_pairing": service.last_pairing(arena),
     })
 

@@ -72,7 +72,8 @@ def test_the_client_rules_are_the_ruleset_objects_facts():
     assert okey51["opening"] == {"threshold": 51, "pairs": {"count": 5}}
     assert okey17["opening"] == {"threshold": 17, "pairs": {"points": 26}}  # D-11
     assert rami["opening"] == {"threshold": 30, "pairs": None}
-    assert okey51["meld"] == {"ace_high": True, "pairs": True, "descending": False, "joker_wild": False, "points": "sum"}
+    assert okey51["meld"] == {"ace_high": True, "pairs": True, "descending": False, "joker_wild": False,
+                              "points": "sum"}
     assert okey17["meld"]["descending"] and okey17["meld"]["points"] == "values"  # D-5, D-6
     assert rami["meld"]["joker_wild"] and not rami["meld"]["pairs"] and rami["wild"] == "J"
     assert (okey51["pairs_in_area"], okey17["pairs_in_area"]) == (False, True)  # D-12

@@ -89,3 +89,18 @@ test("an okey that reads as itself stays itself (RULES.md §1, D-25), as the eng
   // two bare okeys pair as the okey (D-30); an okey beside another tile stands for it
   assert.equal(analyse(RULES.okey51, ["R6", "R6"], "R6").points, 12);
 });
+
+test("resolve writes the free wilds as the engine's resolve_meld does (tests/engine/test_melds.py)", async () => {
+  const { resolve } = await import("../../static/js/table/melds.js");
+  const cases = [   // [ruleset, tiles, okey, written]; indicator R5 -> okey R6
+    ["okey51", ["R4", "R6", "R6"], "R6", ["R4", "R6=R5", "R6"]],
+    ["okey51", ["B4", "R6", "B6"], "R6", ["B4", "R6=B5", "B6"]],
+    ["okey51", ["B12", "B13", "R6"], "R6", ["B12", "B13", "R6=B1"]],
+    ["okey17", ["B9", "B8", "R6"], "R6", ["B9", "B8", "R6=B7"]],
+    ["okey51", ["K5", "R6", "B5"], "R6", ["K5", "R6=R5", "B5"]],
+    ["okey51", ["K5", "R6"], "R6", ["K5", "R6=K5"]],
+    ["rami", ["R12", "R13", "J"], null, ["R12", "R13", "J=R11"]],
+    ["okey51", ["B4", "R6", "K7"], "R6", null],
+  ];
+  for (const [rs, tiles, okey, want] of cases) assert.deepEqual(resolve(RULES[rs], tiles, okey), want, tiles.join(" "));
+});

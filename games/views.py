@@ -118,11 +118,16 @@ def per_table(view):
 
 
 def _table_config(request, table, seat_index):
+    """The table client's start-up data (static/js/table/main.js reads it from the page):
+    the table, the viewer's seat, the socket path, the page addresses, and ``rules``, the
+    ruleset object's facts (``api.client_rules``): the client reads meld rules,
+    thresholds, pair and wild rules from it instead of knowing ruleset ids."""
     return {
         "table_id": table.pk,
         "ws_path": f"/ws/table/{table.pk}/",
         "seat": seat_index,
         "ruleset": table.ruleset,
+        "rules": api.client_rules(table.ruleset),
         "options": table.options,
         "mode": table.mode,
         "status": table.status,
@@ -416,7 +421,7 @@ def replay_page(request, table_id):
     the deal). A running round has no replay."""
     table, match, _seats, players = _match_rows(table_id)
     finished = [rnd.number for rnd in records.finished_rounds(match)]
-    config = {"mode": "match", "ruleset": table.ruleset, "rounds": finished,
+    config = {"mode": "match", "ruleset": table.ruleset, "rules": api.client_rules(table.ruleset), "rounds": finished,
               "running": [rnd.number for rnd in match.rounds.all() if not rnd.is_over],
               "frames_url": reverse("replay_frames", args=[table.pk]), "match_url": reverse("match", args=[table.pk])}
     return render(request, "games/replay.html", {"table": table, "replay_config": config,
@@ -447,7 +452,7 @@ def replay_file(request):
     JSON {ruleset, players, rounds}; a file that is not a record that replays gets 400
     {"error": the reason, in the user's language}."""
     if request.method == "GET":
-        config = {"mode": "file", "ruleset": None, "rounds": [], "running": []}
+        config = {"mode": "file", "ruleset": None, "rules": None, "rounds": [], "running": []}
         return render(request, "games/replay.html", {"table": None, "replay_config": config, "players": []})
     upload = request.FILES.get("record")
     if upload is None:
@@ -460,7 +465,8 @@ def replay_file(request):
     except replays.RecordError as exc:
         return JsonResponse({"error": gettext("This file cannot be replayed: %(reason)s.") % {"reason": exc}},
                             status=400)
-    return JsonResponse(replay)
+    # the rule facts the tiles are drawn with (which tile is wild), as the table page has them
+    return JsonResponse({**replay, "rules": api.client_rules(replay["ruleset"])})
 
 
 @require_GET

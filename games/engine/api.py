@@ -20,7 +20,7 @@ from .step import Penalty, Replay, Step
 __all__ = [
     "RULESETS", "ERROR_ORDER", "NotImplementedRuleset", "normalize_options", "deal",
     "view", "is_over", "round_scores", "round_totals", "match_length", "match_over",
-    "standings", "team_totals", "meld_info", "score", "penalty_tiles", "add_targets", "resolve_meld",
+    "standings", "team_totals", "meld_info", "client_rules", "score", "penalty_tiles", "add_targets", "resolve_meld",
     "Ruleset", "ruleset", "ruleset_module", "step", "Step", "Penalty", "legal_actions", "replay", "Replay",
 ]
 
@@ -159,6 +159,12 @@ def meld_info(ruleset: str, tiles: list[str], indicator: str | None = None) -> d
     """``{"valid": False}`` or ``{"valid": True, "type": "run"|"group"|"pair", "points": N}``
     (RULES.md §2, §8 ``meld`` vectors)."""
     return _ruleset(ruleset).meld_info(tiles, indicator)
+
+
+def client_rules(ruleset: str) -> dict:
+    """The rule facts the table client reads (``Ruleset.client_rules``: meld rules,
+    wild, opening thresholds, pair and area rules); ValueError for an unknown id."""
+    return _ruleset(ruleset).client_rules()
 
 
 def score(ruleset: str, options: dict | None, seats: list[dict], finisher: int | None,

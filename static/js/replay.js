@@ -14,6 +14,7 @@ const $ = (id) => document.getElementById(id);
 const config = JSON.parse($("replay-config").textContent);
 const state = {
   ruleset: config.ruleset,
+  rules: config.rules,     // the ruleset's facts (Ruleset.client_rules): which tile is wild
   players: JSON.parse($("replay-players").textContent),
   rounds: new Map(), // round number -> {number, first, frames, moves, verification?}
   round: null,
@@ -42,7 +43,7 @@ function address() {
 // ------------------------------------------------------------------ drawing
 function tiles(list, frame, cls) {
   return h("div", { class: `replay-tiles ${cls || ""}` },
-    (list || []).map((t) => tileEl(t, { okey: frame.okey || null, ruleset: state.ruleset, small: true })));
+    (list || []).map((t) => tileEl(t, { okey: frame.okey || null, rules: state.rules, small: true })));
 }
 
 function openedLabel(opened) {
@@ -217,6 +218,7 @@ async function upload(event) {
       return;
     }
     state.ruleset = data.ruleset;
+    state.rules = data.rules;
     state.players = data.players;
     state.rounds = new Map(data.rounds.map((r) => [r.number, r]));
     tabs(data.rounds.map((r) => r.number));

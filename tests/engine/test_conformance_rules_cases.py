@@ -7,13 +7,19 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS = Path(__file__).resolve().parent / "vectors" / "rules_cases.jsonl"
+MELD_CASES = Path(__file__).resolve().parent / "vectors" / "meld_cases.jsonl"
+"""test_melds.py's meld cases as `meld` vectors, so the table client's reader runs them too
+(tests/js/meld-verdicts.test.mjs reads every vector file here)."""
 
 
-def test_the_runner_passes_the_hand_written_rules_cases():
-    out = subprocess.run([sys.executable, "-m", "games.engine.conformance", str(VECTORS)],
+@pytest.mark.parametrize("vectors", [VECTORS, MELD_CASES], ids=["rules_cases", "meld_cases"])
+def test_the_runner_passes_the_hand_written_rules_cases(vectors):
+    out = subprocess.run([sys.executable, "-m", "games.engine.conformance", str(vectors)],
                          cwd=ROOT, capture_output=True, text=True, timeout=120)
-    count = sum(1 for line in VECTORS.read_text().splitlines() if line.strip())
+    count = sum(1 for line in vectors.read_text().splitlines() if line.strip())
     assert out.stdout.strip().splitlines()[-1] == f"{count} passed, 0 failed", out.stdout + out.stderr
     assert out.returncode == 0

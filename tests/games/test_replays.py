@@ -78,6 +78,7 @@ def test_a_posted_record_is_replayed_and_its_deals_checked(alice):
     assert replay["verification"] == [] and replay["number"] == 1
     frames = client.get(f"/table/{table.pk}/replay/frames/?round=1").json()["round"]["frames"]
     assert replay["frames"] == frames  # the file replays exactly as the stored round
+    assert data["rules"] == api.client_rules("okey51")  # which tile is wild, as the table page has it
     assert data["players"][1] == {"name": "Computer 2 · easy", "computer": "easy"}
 
     record["players"][1]["name"] = "a human, honest"  # a file cannot pass a computer off as a person

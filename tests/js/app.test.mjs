@@ -3,6 +3,7 @@ import { FakeSocket, MemoryStorage, freshRoot } from "./dom-shim.mjs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { TableApp } from "../../static/js/table/app.js";
+import { RULES } from "./rules.mjs";
 
 const RACK = ["K1", "R2", "B7", "R1", "Y7", "R3", "K12", "R10", "B2", "K7", "Y4", "J", "B9", "Y13"];
 const players = [{ name: "dave" }, { name: null, computer: "strong" }, { name: null, computer: "strong" }, { name: null, computer: "strong" }];
@@ -16,7 +17,7 @@ function ramiView(extra = {}) {
 function start(ruleset, storage = new MemoryStorage(), tableId = "7") {
   const root = freshRoot(tableId);
   let ws;
-  const app = new TableApp(root, { ruleset }, { socketFactory: () => (ws = new FakeSocket()), storage });
+  const app = new TableApp(root, { ruleset, rules: RULES[ruleset] }, { socketFactory: () => (ws = new FakeSocket()), storage });
   ws.onopen();
   return { app, root, ws: () => ws, storage };
 }

@@ -4,6 +4,7 @@ import { FakeSocket, MemoryStorage, freshRoot } from "./dom-shim.mjs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { TableApp } from "../../static/js/table/app.js";
+import { RULES } from "./rules.mjs";
 
 const players = (autoplay) => [{ name: "dave", autoplay }, { name: null, computer: "easy" }, { name: null, computer: "easy" }, { name: null, computer: "easy" }];
 
@@ -18,7 +19,7 @@ function okeyView(extra = {}) {
 function start(ruleset = "okey51") {
   const root = freshRoot("9");
   let ws;
-  const app = new TableApp(root, { ruleset, urls: { match: "/table/9/match/" } }, { socketFactory: () => (ws = new FakeSocket()), storage: new MemoryStorage() });
+  const app = new TableApp(root, { ruleset, rules: RULES[ruleset], urls: { match: "/table/9/match/" } }, { socketFactory: () => (ws = new FakeSocket()), storage: new MemoryStorage() });
   ws.onopen();
   return { app, root, ws: () => ws };
 }
@@ -192,7 +193,7 @@ test("the turn sound is off until the player turns it on, and the choice is kept
   assert.equal(readSound(storage), false);
   const root = freshRoot("11");
   let ws;
-  const app = new TableApp(root, { ruleset: "okey51" }, { socketFactory: () => (ws = new FakeSocket()), storage });
+  const app = new TableApp(root, { ruleset: "okey51", rules: RULES.okey51 }, { socketFactory: () => (ws = new FakeSocket()), storage });
   ws.onopen();
   const toggle = q(root, "#sound-toggle");
   assert.equal(toggle.getAttribute("aria-pressed"), "false");

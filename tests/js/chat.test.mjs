@@ -4,6 +4,7 @@ import { FakeSocket, MemoryStorage, freshRoot } from "./dom-shim.mjs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { TableApp } from "../../static/js/table/app.js";
+import { RULES } from "./rules.mjs";
 
 const players = [{ name: "dave" }, { name: "ayse" }, { name: null, computer: "easy" }, { name: null, computer: "easy" }];
 
@@ -18,7 +19,7 @@ function okeyView(extra = {}) {
 function start(seat, username) {
   const root = freshRoot("11");
   let ws;
-  const app = new TableApp(root, { ruleset: "okey51", seat, username },
+  const app = new TableApp(root, { ruleset: "okey51", rules: RULES.okey51, seat, username },
     { socketFactory: () => (ws = new FakeSocket()), storage: new MemoryStorage() });
   ws.onopen();
   return { app, root, ws: () => ws };

@@ -5,6 +5,7 @@ import { FakeSocket, MemoryStorage, freshRoot } from "./dom-shim.mjs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { TableApp } from "../../static/js/table/app.js";
+import { RULES } from "./rules.mjs";
 
 const COMMITMENT = "d1c27c33d556f8dcb4ead2a3c9c7e203c8a2e878ccd226f4087ef3d4776b3579";
 const SERVER_SEED = "0f342b4f25e889c6aa60ab82504113fed6c7160bdac601539cc3ebd4e4602dc1";
@@ -25,7 +26,7 @@ function dealtView(extra = {}) {
 function start(storage = new MemoryStorage()) {
   const root = freshRoot("7");
   let ws;
-  const app = new TableApp(root, { ruleset: "okey51", urls: { record: "/table/7/record/" } },
+  const app = new TableApp(root, { ruleset: "okey51", rules: RULES.okey51, urls: { record: "/table/7/record/" } },
     { socketFactory: () => (ws = new FakeSocket()), storage });
   ws.onopen();
   clearInterval(app.clockTimer);  // the test runs the ticks itself

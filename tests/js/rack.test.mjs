@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { Rack, perRowFor } from "../../static/js/table/rack.js";
 import { sortRack } from "../../static/js/table/sorting.js";
 import { persist, rackKey, savedFor } from "../../static/js/table/storage.js";
+import { RULES } from "./rules.mjs";
 
 class MemoryStorage {
   constructor() { this.data = new Map(); }
@@ -88,7 +89,7 @@ test("the taken discard does not land in a gap between two groups", () => {
 
 test("sorting by runs lays each meld with a gap and never across a row", () => {
   const tiles = ["K9", "R3", "B9", "R1", "R2", "Y9", "R6", "B2"];
-  const sorted = sortRack("runs", "okey51", tiles, "R6");
+  const sorted = sortRack("runs", RULES.okey51, tiles, "R6");
   assert.deepEqual(sorted.melds, [["R1", "R2", "R3"], ["B9", "K9", "Y9"]]);
   assert.deepEqual(sorted.rest, ["B2", "R6"]);        // the okey is left for the player
   const rack = new Rack({ perRow: 6, rows: 2 });
@@ -99,11 +100,11 @@ test("sorting by runs lays each meld with a gap and never across a row", () => {
 });
 
 test("okey51 sort finds 12-13-1; groups and pairs buttons look for their kind first", () => {
-  assert.deepEqual(sortRack("runs", "okey51", ["Y1", "Y12", "Y13"], null).melds, [["Y12", "Y13", "Y1"]]);
-  assert.deepEqual(sortRack("runs", "okey17", ["Y1", "Y12", "Y13"], null).melds, []);
-  const g = sortRack("groups", "okey51", ["R5", "R6", "R7", "B5", "K5"], null);
+  assert.deepEqual(sortRack("runs", RULES.okey51, ["Y1", "Y12", "Y13"], null).melds, [["Y12", "Y13", "Y1"]]);
+  assert.deepEqual(sortRack("runs", RULES.okey17, ["Y1", "Y12", "Y13"], null).melds, []);
+  const g = sortRack("groups", RULES.okey51, ["R5", "R6", "R7", "B5", "K5"], null);
   assert.deepEqual(g.melds, [["R5", "B5", "K5"]]);
-  const p = sortRack("pairs", "okey51", ["K2", "R5", "K2", "R5", "Y1"], null);
+  const p = sortRack("pairs", RULES.okey51, ["K2", "R5", "K2", "R5", "Y1"], null);
   assert.deepEqual(p.melds, [["R5", "R5"], ["K2", "K2"]]);
   assert.deepEqual(p.rest, ["Y1"]);
 });
@@ -111,27 +112,27 @@ test("okey51 sort finds 12-13-1; groups and pairs buttons look for their kind fi
 test("sorting lets a wild complete the best near-meld", async () => {
   const { analyse } = await import("../../static/js/table/melds.js");
   // okey R6: B7 _ B9 becomes a run with the okey in the gap; K2 stays loose
-  const runs = sortRack("runs", "okey51", ["B7", "B9", "K2", "R6", "R1", "R2", "R3"], "R6");
+  const runs = sortRack("runs", RULES.okey51, ["B7", "B9", "K2", "R6", "R1", "R2", "R3"], "R6");
   assert.deepEqual(runs.melds, [["R1", "R2", "R3"], ["B7", "R6", "B9"]]);
   assert.deepEqual(runs.rest, ["K2"]);
-  for (const m of runs.melds) assert.ok(analyse("okey51", m, "R6").valid, m.join(" "));
+  for (const m of runs.melds) assert.ok(analyse(RULES.okey51, m, "R6").valid, m.join(" "));
   // groups: two 11s of different colours take the wild rather than the lower run pair
-  const groups = sortRack("groups", "okey51", ["K11", "Y11", "B3", "B4", "R6"], "R6");
+  const groups = sortRack("groups", RULES.okey51, ["K11", "Y11", "B3", "B4", "R6"], "R6");
   assert.deepEqual(groups.melds, [["K11", "Y11", "R6"]]);
   // pairs: the wild pairs with the highest single
-  const pairs = sortRack("pairs", "okey51", ["B3", "B3", "K12", "Y5", "R6"], "R6");
+  const pairs = sortRack("pairs", RULES.okey51, ["B3", "B3", "K12", "Y5", "R6"], "R6");
   assert.deepEqual(pairs.melds, [["B3", "B3"], ["K12", "R6"]]);
   assert.deepEqual(pairs.rest, ["Y5"]);
   // rami jokers too
-  const rami = sortRack("runs", "rami", ["Y12", "Y13", "J", "K1"], null);
-  assert.ok(rami.melds.some((m) => m.includes("J") && analyse("rami", m, null).valid));
+  const rami = sortRack("runs", RULES.rami, ["Y12", "Y13", "J", "K1"], null);
+  assert.ok(rami.melds.some((m) => m.includes("J") && analyse(RULES.rami, m, null).valid));
 });
 
 test("rami undo: the rack comes back exactly as arranged at the start of the turn", () => {
   const server = ["R1", "R2", "R3", "B7", "K7", "Y7", "R10", "B2", "K12", "Y4", "J", "B9", "K1", "Y13"];
   const rack = new Rack({ rows: 2 });
   rack.reconcile(server);                   // a fresh deal lands tile by tile, apart
-  rack.layout(sortRack("runs", "rami", rack.tiles(), null));
+  rack.layout(sortRack("runs", RULES.rami, rack.tiles(), null));
   rack.move(rack.slots.indexOf("Y13"), 25);  // the player's own touch before the turn
   const start = [...rack.slots];
   // the turn: tiles go to the table, the rest is shuffled by hand

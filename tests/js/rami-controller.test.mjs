@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { reduce } from "../../static/js/table/state.js";
 import { controllerFor } from "../../static/js/table/controllers/index.js";
 import { gesture, ramiView, select, slotOf, tableState } from "./tables.mjs";
+import { RULES } from "./rules.mjs";
 
 const _ = null;
 const TABLE = [["B3", "B4", "B5", "B6"], ["K10", "J=R10", "Y10"]];
@@ -26,10 +27,10 @@ test("rack tiles tapped into a new meld, then Play sends the whole table, the jo
 
 test("a tile tapped on the table takes the selected rack tiles in before it; a tap on a meld adds them at its end", () => {
   let state = gesture(select(turn(), "B2"), { type: "tap_meld_tile", meld: 0, index: 0, at: 5000 }).state;
-  assert.deepEqual(state.rami.toTable()[0], ["B2", "B3", "B4", "B5", "B6"]);
+  assert.deepEqual(state.rami.toTable(RULES.rami)[0], ["B2", "B3", "B4", "B5", "B6"]);
   state = gesture(select(state, "K12"), { type: "tap_meld", meld: 1 }).state;
   assert.deepEqual(state.rami.melds[1].tiles.map((x) => x.t), ["K10", "J", "Y10", "K12"]);
-  assert.equal(state.rami.info(1).valid, false);                  // shown red; the server judges
+  assert.equal(state.rami.info(RULES.rami, 1).valid, false);                  // shown red; the server judges
   // a tap on a table tile with nothing selected elsewhere selects it
   const picked = gesture(state, { type: "tap_meld_tile", meld: 0, index: 2, at: 9000 }).state;
   assert.deepEqual(picked.sel, ["meld:0:2"]);
@@ -39,7 +40,7 @@ test("drops: a rack tile onto a meld at the place it was dropped, onto New meld,
   const state = turn();
   const r7 = `slot:${slotOf(state, "R7")}`;
   const placed = gesture(state, { type: "drop", src: r7, target: "meld:0", index: 4 }).state;
-  assert.deepEqual(placed.rami.toTable()[0], ["B3", "B4", "B5", "B6", "R7"]);
+  assert.deepEqual(placed.rami.toTable(RULES.rami)[0], ["B3", "B4", "B5", "B6", "R7"]);
   const fresh = gesture(state, { type: "drop", src: r7, target: "new-meld", index: 5 }).state;
   assert.deepEqual(fresh.rami.melds[2].tiles, [{ t: "R7", fromRack: true }]);
   // the joker moves out of the group to start a run, R8 R9 after it: K10 Y10 stay, invalid for now
@@ -66,7 +67,7 @@ test("Undo puts the table and the rack back as they were at the start of the tur
   state = gesture(state, { type: "drop", src: `slot:${slotOf(state, "K12")}`, target: "slot:3", index: 0 }).state;
   state = gesture(state, { type: "undo" }).state;
   assert.deepEqual(state.rack.slots, start.rack.slots);
-  assert.deepEqual(state.rami.toTable(), TABLE);
+  assert.deepEqual(state.rami.toTable(RULES.rami), TABLE);
   assert.equal(state.rami.dirty, false);
 });
 
@@ -95,11 +96,11 @@ test("before the initial meld touching the table is refused as soon as it is tri
   const state = turn({ opened: ["no", "no", "no", "no"] });
   const r7 = `slot:${slotOf(state, "R7")}`;
   const dropped = gesture(state, { type: "drop", src: r7, target: "meld:0", index: 4 });
-  assert.deepEqual(dropped.state.rami.toTable(), TABLE);
+  assert.deepEqual(dropped.state.rami.toTable(RULES.rami), TABLE);
   assert.match(dropped.state.notice, /initial meld/);
   assert.match(gesture(state, { type: "tap_meld_tile", meld: 1, index: 1, at: 100 }).state.notice, /initial meld/);
   assert.match(gesture(select(state, "R7"), { type: "tap_meld", meld: 0 }).state.notice, /initial meld/);
-  assert.deepEqual(gesture(state, { type: "drop", src: "meld:1:1", target: "new-meld", index: 0 }).state.rami.toTable(), TABLE);
+  assert.deepEqual(gesture(state, { type: "drop", src: "meld:1:1", target: "new-meld", index: 0 }).state.rami.toTable(RULES.rami), TABLE);
   // a new meld of rack tiles, and a rack tile into it, are the initial meld
   let s = gesture(state, { type: "drop", src: r7, target: "new-meld", index: 0 }).state;
   s = gesture(s, { type: "drop", src: `slot:${slotOf(s, "R8")}`, target: "meld:2", index: 99 }).state;

@@ -6,11 +6,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { TableApp } from "../../static/js/table/app.js";
 import { okeyView, ramiView } from "./tables.mjs";
+import { RULES } from "./rules.mjs";
 
 function show(ruleset, view) {
   const root = freshRoot("7");
   let ws;
-  const app = new TableApp(root, { ruleset }, { socketFactory: () => (ws = new FakeSocket()), storage: new MemoryStorage() });
+  const app = new TableApp(root, { ruleset, rules: RULES[ruleset] }, { socketFactory: () => (ws = new FakeSocket()), storage: new MemoryStorage() });
   ws.onopen();
   ws.deliver({ type: "snapshot", version: 1, view });
   clearInterval(app.clockTimer);

@@ -5,10 +5,11 @@ import { FakeSocket, MemoryStorage, freshRoot } from "./dom-shim.mjs";
 import { mock, test } from "node:test";
 import assert from "node:assert/strict";
 import { TableApp } from "../../static/js/table/app.js";
+import { RULES } from "./rules.mjs";
 
 function table() {
   const sockets = [];
-  const app = new TableApp(freshRoot("9"), { ruleset: "okey51" },
+  const app = new TableApp(freshRoot("9"), { ruleset: "okey51", rules: RULES.okey51 },
     { socketFactory: () => { const ws = new FakeSocket(); sockets.push(ws); return ws; }, storage: new MemoryStorage() });
   return { app, sockets };
 }

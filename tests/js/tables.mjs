@@ -3,6 +3,7 @@
 // gesture's local events are applied the way the app applies them.
 import { initialState, reduce } from "../../static/js/table/state.js";
 import { controllerFor } from "../../static/js/table/controllers/index.js";
+import { RULES } from "./rules.mjs";
 
 export const players = [{ name: "ayse" }, { name: null, computer: "easy" }, { name: "mehmet" }, { name: null, computer: "strong" }];
 
@@ -27,7 +28,7 @@ export function ramiView(extra = {}) {
  */
 export function tableState(view, slots = null, opts = {}) {
   const controller = controllerFor(view.ruleset);
-  const state = initialState({ ruleset: view.ruleset, tableId: "7", editsTable: controller.editsTable, ...opts });
+  const state = initialState({ ruleset: view.ruleset, rules: RULES[view.ruleset], tableId: "7", editsTable: controller.editsTable, ...opts });
   const rack = slots ? [...slots, ...new Array(Math.max(0, 26 - slots.length)).fill(null)] : null;
   const v = rack && !view.rack.length ? { ...view, rack: rack.filter(Boolean) } : view;
   return reduce(state, { type: "snapshot", version: 1, view: v, saved: { rack: rack ? { slots: rack } : null, rami: null } });

@@ -4,6 +4,11 @@
 import { startTable } from "../../static/js/table/app.js";
 import { analyse } from "../../static/js/table/melds.js";
 
+// the rules the server would send in table_config.rules (Ruleset.client_rules), read from
+// the fixtures tools/meld_verdicts.py writes from the engine
+const RULES = Object.fromEntries(await Promise.all(["okey51", "okey17", "rami"].map(async (r) =>
+  [r, (await (await fetch(`../../tests/js/fixtures/meld_verdicts_${r}.json`)).json()).rules])));
+
 const params = new URLSearchParams(location.search);
 const scenario = params.get("s") || "play";
 const NOW = Date.now();
@@ -139,8 +144,8 @@ class FakeSocket {
     }
     if (a.type === "open" || a.type === "meld") {
       const list = a.type === "open" ? a.melds : [a.tiles];
-      if (list.some((m) => !analyse(v.ruleset, m, v.okey).valid)) return "invalid_meld";
-      const pts = list.reduce((s, m) => s + analyse(v.ruleset, m, v.okey).points, 0);
+      if (list.some((m) => !analyse(RULES[v.ruleset], m, v.okey).valid)) return "invalid_meld";
+      const pts = list.reduce((s, m) => s + analyse(RULES[v.ruleset], m, v.okey).points, 0);
       if (a.type === "open" && list[0].length > 2 && pts < v.threshold) return "below_threshold";
       if (!this.take(list.flat())) return "tile_not_in_rack";
       let id = Math.max(0, ...v.table.map((m) => m.id));
@@ -152,7 +157,7 @@ class FakeSocket {
       const m = v.table.find((x) => x.id === a.meld);
       if (!m) return "cannot_add";
       const tiles = [...m.tiles, a.tile];
-      if (!analyse(v.ruleset, tiles, v.okey).valid) return "cannot_add";
+      if (!analyse(RULES[v.ruleset], tiles, v.okey).valid) return "cannot_add";
       if (!this.take([a.tile])) return "tile_not_in_rack";
       m.tiles = tiles;
       return null;
@@ -163,7 +168,7 @@ class FakeSocket {
       const added = [...after];
       for (const t of before) { const i = added.indexOf(t); if (i < 0) return "table_mismatch"; added.splice(i, 1); }
       if (!added.length) return "no_tiles_played";
-      if (a.table.some((m) => !analyse("rami", m, null).valid)) return "invalid_meld";
+      if (a.table.some((m) => !analyse(RULES.rami, m, null).valid)) return "invalid_meld";
       if (!this.take(added)) return "table_mismatch";
       v.table = a.table; v.opened[v.seat] = "yes"; v.turn = 1;
       return null;
@@ -186,7 +191,7 @@ document.getElementById("demo-bar").append(...Object.keys(scenarios).map((k) => 
 }));
 
 const base = scenarios[scenario]();
-const config = { ruleset: base.ruleset, options: base.options, seat: base.seat, ws_url: "ws://demo/",
+const config = { ruleset: base.ruleset, rules: RULES[base.ruleset], options: base.options, seat: base.seat, ws_url: "ws://demo/",
   assisted: !!base.assisted, move_time: 30, players: 4, urls: { lobby: "#lobby" } };
 if (params.get("fresh") !== "0") localStorage.clear();
 window.okeyTable = startTable(document.getElementById("table-app"), config, { socketFactory: () => new FakeSocket() });

@@ -12,7 +12,7 @@ from typing import Iterator
 
 from .. import fairdeal
 from ..melds import MeldRules, classify
-from ..tiles import FALSE_JOKER
+from ..tiles import FALSE_JOKER, JOKER
 
 
 class Ruleset:
@@ -24,7 +24,10 @@ class Ruleset:
     the highest match total wins; okey: the lowest), ``has_discards`` and
     ``has_indicator`` (okey rulesets), ``option_keys`` (RULES.md §7 table options),
     ``meld_rules`` (RULES.md §2), ``action_types`` (RULES.md §7), ``extra_tile`` (the
-    non-numbered tile of the set, RULES.md §1; the whole set is ``fairdeal.tile_set``).
+    non-numbered tile of the set, RULES.md §1; the whole set is ``fairdeal.tile_set``),
+    ``face_down_wilds`` (a rack joker may be turned face down, RULES.md §6),
+    ``pairs_in_area`` (a melds player may lay a pair in a pairs player's area, D-12),
+    ``round_penalties`` (in-round penalties exist: okey yes, rami no, RULES.md §5).
     """
 
     id = ""
@@ -38,6 +41,9 @@ class Ruleset:
     meld_rules: MeldRules
     action_types: tuple[str, ...] = ()
     extra_tile = FALSE_JOKER
+    face_down_wilds = False
+    pairs_in_area = False
+    round_penalties = True
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.id}>"
@@ -48,6 +54,35 @@ class Ruleset:
         shuffles (RULES.md §1, D-1): :func:`games.engine.fairdeal.tile_set`, the one
         definition of the set.  ValueError for a seat count the ruleset does not deal to."""
         return fairdeal.tile_set(self.id, players)
+
+    def opening_rules(self) -> dict:
+        """The first opening's thresholds: ``{"threshold": meld points, "pairs": None |
+        {"count": N} | {"points": N}}`` (RULES.md §3-§5).  Later openings may need more
+        (D-21, D-11): the view's ``threshold`` and ``pairs_threshold`` say how much."""
+        raise NotImplementedError
+
+    def client_rules(self) -> dict:
+        """The rule facts the table client reads instead of knowing ruleset ids: JSON-shaped
+
+        ``{"ruleset": id, "meld": {"ace_high", "pairs", "descending", "joker_wild",
+        "points"} (the ruleset's MeldRules, RULES.md §2), "wild": "J" | "okey" (RULES.md
+        §1), "extra_tile": "F" | "J", "opening": opening_rules(), "face_down_wilds",
+        "pairs_in_area", "round_penalties", "higher_wins"}``.  Sent with the table page's
+        ``table_config`` as ``rules``; the client's meld reader (static/js/table/melds.js)
+        follows ``meld`` exactly as :func:`games.engine.melds.classify` does."""
+        m = self.meld_rules
+        return {
+            "ruleset": self.id,
+            "meld": {"ace_high": m.ace_high, "pairs": m.pairs, "descending": m.descending,
+                     "joker_wild": m.joker_wild, "points": m.points},
+            "wild": JOKER if m.joker_wild else "okey",
+            "extra_tile": self.extra_tile,
+            "opening": self.opening_rules(),
+            "face_down_wilds": self.face_down_wilds,
+            "pairs_in_area": self.pairs_in_area,
+            "round_penalties": self.round_penalties,
+            "higher_wins": self.higher_wins,
+        }
 
     def better(self, new: int, old: int) -> bool:
         """True when match total ``new`` (points) beats ``old``: higher in rami, lower in okey."""

@@ -41,6 +41,8 @@ class Okey17(OkeyRuleset):
     take_then = ("open", "meld")  # a taken discard goes into a new meld only
     pairs_may_add = True  # D-19
     pairs_may_swap = True
+    face_down_wilds = True  # RULES.md §6: a joker in the rack may be turned face down (seed 004)
+    pairs_in_area = True  # D-12
 
     def normalize_options(self, options: dict | None) -> dict:
         """``{rounds: 7}`` (RULES.md §4, §7); ValueError on a bad value.  Unknown keys are kept."""
@@ -59,6 +61,11 @@ class Okey17(OkeyRuleset):
         """17, then the highest meld opening + 1 (RULES.md §4)."""
         hi = pos.get("highest_opening")
         return BASE_THRESHOLD if hi is None else max(BASE_THRESHOLD, hi + 1)
+
+    def opening_rules(self) -> dict:
+        """Open at 17 meld points, or pairs worth ⌈1.5 × 17⌉ = 26 pair points (D-11); both
+        rise with the highest meld opening (the view's thresholds)."""
+        return {"threshold": BASE_THRESHOLD, "pairs": {"points": self.pairs_threshold({})}}
 
     def pairs_threshold(self, pos: dict) -> int:
         """⌈1.5 × the current meld threshold⌉ pair points (D-11; first: 26)."""

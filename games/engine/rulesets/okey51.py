@@ -62,6 +62,10 @@ class Okey51(OkeyRuleset):
             return max(BASE_THRESHOLD, hi + 1)
         return BASE_THRESHOLD
 
+    def opening_rules(self) -> dict:
+        """Open at 51 meld points (more with doubling, D-21), or with at least 5 pairs."""
+        return {"threshold": BASE_THRESHOLD, "pairs": {"count": MIN_PAIRS}}
+
     def pairs_open(self, st: dict, points: int, count: int) -> bool:
         """At least 5 pairs; no points threshold, no doubling chain (RULES.md §3)."""
         return count >= MIN_PAIRS

@@ -83,6 +83,11 @@ class Rami(Ruleset):
     action_types = ("draw", "play")
     extra_tile = JOKER
     initial_threshold = THRESHOLD
+    round_penalties = False  # RULES.md §5: rami has no in-round penalty
+
+    def opening_rules(self) -> dict:
+        """The initial meld: at least 30 points from the player's own tiles; no pairs."""
+        return {"threshold": self.initial_threshold, "pairs": None}
 
     # --- options and match -----------------------------------------------------------
     def normalize_options(self, options: dict | None) -> dict:

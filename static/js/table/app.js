@@ -20,7 +20,7 @@ const TICK_MS = 250;
 /**
  * Start the table client in `root`.
  * @param {HTMLElement} root the page's #table-app element (data-table-id, data-lobby-url, data-username)
- * @param {object} config table_config: {ruleset, options, seat, ws_path, assisted, move_time, players, urls}
+ * @param {object} config table_config: {ruleset, rules, options, seat, ws_path, assisted, move_time, players, urls}
  * @param {object} [opts] {socketFactory(url) -> WebSocket-like, storage: Storage|null}
  * @returns {TableApp}
  */
@@ -33,11 +33,14 @@ export class TableApp {
     this.root = root;
     this.config = config || {};
     const ruleset = this.config.ruleset || "okey51";
+    // the rules come from the server's ruleset object (games/views.py _table_config):
+    // without them the client would have to know the rules by ruleset id
+    if (!this.config.rules || !this.config.rules.meld) throw new Error("table_config.rules is missing");
     this.controller = controllerFor(ruleset);
     this.storage = storage !== undefined ? storage : safeStorage();
     const tableId = root.dataset.tableId || String(this.config.table_id || "demo");
     this.state = initialState({
-      ruleset, tableId, assisted: this.config.assisted, players: this.config.players || null,
+      ruleset, rules: this.config.rules, tableId, assisted: this.config.assisted, players: this.config.players || null,
       seat: this.config.seat ?? null, editsTable: this.controller.editsTable,
       username: this.config.username || root.dataset.username || null,
       perRow: perRowFor(typeof window !== "undefined" && window.innerWidth),

@@ -1,147 +1,213 @@
-// Client-side meld reading (RULES.md §2). Informational only: the server judges.
-// Used to show each proposed meld's points, mark invalid melds while arranging,
-// and write wilds as physical=represented (RULES.md §1) before sending.
-import { face, isWild, playsAs, splitWild, COLOURS } from "./tiles.js";
+// Client-side meld reading (RULES.md §1, §2). Informational only: the server judges.
+// Used to show each proposed meld's points, mark invalid melds while arranging, and
+// write wilds as physical=represented (RULES.md §1) before sending.
+//
+// This is games/engine/melds.py (`classify`, `resolve`) in JavaScript, step for step, and
+// it knows no ruleset id: every rule comes from `rules.meld`, the ruleset's MeldRules that
+// the server sends in table_config.rules (Ruleset.client_rules). tests/js/meld-verdicts
+// runs it against the engine's verdicts so the two cannot drift apart.
+import { COLOURS, face, isWild, splitWild } from "./tiles.js";
 
 const INVALID = Object.freeze({ valid: false });
+const RUN = "run", GROUP = "group", PAIR = "pair";
 
-/** Turn meld tiles into items: {text, physical, wild, face (null = free wild)}. */
-function items(ruleset, tiles, okey) {
-  return tiles.map((text) => {
+/** The physical wild tile: "J" when jokers are wild, else the okey (null when unknown). */
+export function wildTile(rules, okey) {
+  return rules.meld.joker_wild ? "J" : (okey || null);
+}
+
+/**
+ * The identity of a bare tile as an ordinary tile: "F" plays as the okey where the okey
+ * is wild (RULES.md §1), and has no identity where jokers are; "J" never has one.
+ */
+function tileFace(tile, m, okey) {
+  if (tile === "F") return m.joker_wild || !okey ? null : face(okey);
+  return face(tile);
+}
+
+/** Written tiles -> {faces, flags}, or null when some tile is not valid meld notation. */
+function readTiles(tiles, m, okey) {
+  const wild = wildTile({ meld: m }, okey);
+  const faces = [], flags = [];
+  for (const text of tiles) {
+    if (typeof text !== "string") return null;
     const { physical, represented } = splitWild(text);
-    const wild = isWild(ruleset, physical, okey);
-    const f = wild ? (represented ? face(represented) : null) : playsAs(physical, okey);
-    return { text, physical, wild, face: f };
-  });
-}
-
-function writeWild(ruleset, item, rep) {
-  if (!item.wild || item.face) return item.text;          // ordinary or already fixed
-  if (ruleset !== "rami" && rep === item.physical) return item.physical;  // okey as itself
-  return `${item.physical}=${rep}`;
-}
-
-function runPoints(ruleset, numbers) {
-  if (ruleset !== "okey17") return numbers.reduce((a, b) => a + b, 0);
-  const top = [...numbers].sort((a, b) => b - a).slice(0, 3);
-  return top[1] + (numbers.length - 3);          // median of the three highest + 1 per extra tile
-}
-
-/** Read `its` as a run in the order given, ascending or descending; null if it is not one. */
-function readRunInOrder(ruleset, its) {
-  const n = its.length;
-  if (n < 3 || n > 13) return null;
-  const faced = its.map((it, i) => [it, i]).filter(([it]) => it.face);
-  if (!faced.length) return null;                // D-4: at least one real tile
-  const colour = faced[0][0].face.colour;
-  if (faced.some(([it]) => it.face.colour !== colour)) return null;
-  const maxP = ruleset === "okey51" ? 14 : 13;   // okey51: 1 may follow 13
-  const [first, i0] = faced[0];
-  const v = first.face.number;
-  const tries = [[v - i0, 1], [v + i0, -1]];     // as laid, left to right or right to left
-  if (ruleset === "okey51" && v === 1) tries.push([14 - i0, 1], [14 + i0, -1]);
-  for (const [start, dir] of tries) {
-    const ps = its.map((_it, k) => start + dir * k);
-    if (ps.some((p) => p < 1 || p > maxP)) continue;
-    const nums = ps.map((p) => (p === 14 ? 1 : p));
-    if (its.some((it, k) => it.face && it.face.number !== nums[k])) continue;
-    const written = its.map((it, k) => writeWild(ruleset, it, `${colour}${nums[k]}`));
-    return { valid: true, type: "run", points: runPoints(ruleset, nums), written };
-  }
-  return null;
-}
-
-/**
- * Try to read `its` as a run: first in the order laid (so a wild takes the place
- * the player gave it), then with the real tiles sorted and the wilds filling the
- * gaps and then the ends (RULES.md §2: validity does not depend on the order).
- * The result's `written` is in the order of `its`.
- */
-function readRun(ruleset, its) {
-  const direct = readRunInOrder(ruleset, its);
-  if (direct) return direct;
-  const real = its.filter((it) => it.face);
-  const free = its.filter((it) => !it.face);
-  if (!real.length || its.length < 3) return null;
-  const highs = ruleset === "okey51" ? [false, true] : [false];   // okey51: read 1 as 14
-  for (const oneHigh of highs) {
-    const num = (it) => (oneHigh && it.face.number === 1 ? 14 : it.face.number);
-    const sorted = [...real].sort((a, b) => num(a) - num(b));
-    const layout = [sorted[0]];
-    let wilds = [...free];
-    for (let k = 1; k < sorted.length; k++) {
-      let gap = num(sorted[k]) - num(sorted[k - 1]) - 1;
-      while (gap-- > 0 && wilds.length) layout.push(wilds.shift());
-      layout.push(sorted[k]);
+    const wildHere = physical === wild;
+    let f;
+    if (represented !== null) {
+      if (!wildHere) return null;                    // only a wild may stand for a tile
+      f = face(represented);
+    } else {
+      if (physical === "J") return null;            // a bare joker stands for nothing
+      f = tileFace(physical, m, okey);
     }
-    const maxP = ruleset === "okey51" ? 14 : 13;
-    let top = num(sorted[sorted.length - 1]);
-    while (wilds.length && top < maxP) { layout.push(wilds.shift()); top++; }
-    while (wilds.length) layout.unshift(wilds.shift());
-    const r = readRunInOrder(ruleset, layout);
-    if (r) {
-      const byItem = new Map(layout.map((it, k) => [it, r.written[k]]));
-      return { ...r, written: its.map((it) => byItem.get(it)) };
-    }
-  }
-  return null;
-}
-
-/** Try to read `its` as a group (3-4 tiles, one number, different colours). */
-function readGroup(ruleset, its) {
-  const n = its.length;
-  if (n < 3 || n > 4) return null;
-  const faced = its.filter((it) => it.face);
-  if (!faced.length) return null;
-  const number = faced[0].face.number;
-  if (faced.some((it) => it.face.number !== number)) return null;
-  const used = faced.map((it) => it.face.colour);
-  if (new Set(used).size !== used.length) return null;
-  const missing = [...COLOURS].filter((c) => !used.includes(c));
-  const written = its.map((it) => (it.face ? it.text : writeWild(ruleset, it, `${missing.shift()}${number}`)));
-  const points = ruleset === "okey17" ? number + (n === 4 ? 1 : 0) : number * n;
-  return { valid: true, type: "group", points, written };
-}
-
-/** Pairs (okey rulesets): two identical tiles; a wild pairs with anything. */
-function readPair(ruleset, its, okey) {
-  if (ruleset === "rami" || its.length !== 2) return null;
-  const [a, b] = its;
-  let number, written;
-  if (a.face && b.face) {
-    if (a.face.colour !== b.face.colour || a.face.number !== b.face.number) return null;
-    number = a.face.number;
-    written = [a.text, b.text];
-  } else if (a.face || b.face) {
-    const real = a.face ? a : b;
-    const rep = `${real.face.colour}${real.face.number}`;
-    number = real.face.number;
-    written = [a, b].map((it) => (it.face ? it.text : writeWild(ruleset, it, rep)));
-  } else {
-    const f = face(okey);                         // the two okeys: a pair of okeys
     if (!f) return null;
-    number = f.number;
-    written = [a.physical, b.physical];
+    faces.push(f);
+    flags.push(wildHere);
   }
-  return { valid: true, type: "pair", points: ruleset === "okey17" ? number : 2 * number, written };
+  return { faces, flags };
+}
+
+/** Meld points (RULES.md §2, D-3, D-6); `numbers` are run positions (14 = a 1 after 13). */
+function meldPoints(m, kind, numbers) {
+  if (m.points === "sum") return numbers.reduce((a, n) => a + (n === 14 ? 1 : n), 0);
+  if (kind === RUN) {
+    const top = [...numbers].sort((a, b) => a - b).slice(-3);
+    return top[1] + numbers.length - 3;
+  }
+  if (kind === GROUP) return numbers[0] + (numbers.length === 4 ? 1 : 0);
+  return numbers[0];
+}
+
+/** Positions (1..14) making the numbers consecutive, or null. */
+function runPositions(numbers, aceHigh) {
+  if (new Set(numbers).size !== numbers.length) return null;
+  const span = (ns) => { const o = [...ns].sort((a, b) => a - b); return o[o.length - 1] - o[0] === o.length - 1; };
+  if (span(numbers)) return numbers;
+  if (aceHigh && numbers.includes(1)) {
+    const moved = numbers.map((n) => (n === 1 ? 14 : n));
+    if (span(moved)) return moved;
+  }
+  return null;
+}
+
+const faceText = (f) => `${f.colour}${f.number}`;
+
+/**
+ * Classify a meld as written (the table's notation: "R6=B5" a wild standing for B5, a
+ * bare wild standing for itself, "F" an ordinary tile with the okey's identity).
+ * @param {{meld: {ace_high: boolean, pairs: boolean, descending: boolean, joker_wild: boolean, points: "sum"|"values"}}} rules
+ *   table_config.rules (Ruleset.client_rules)
+ * @param {string[]} tiles written tiles
+ * @param {string|null} okey the wild tile of the okey rulesets (view.okey)
+ * @returns {null | {type: "run"|"group"|"pair", points: number, tiles: string[], faces: string[],
+ *   wild: boolean[], low: number, high: number}} null when not a valid meld; a run's
+ *   tiles, faces and wild flags lowest first (D-5), its ends as positions 1..14
+ */
+export function classify(rules, tiles, okey) {
+  const m = rules.meld;
+  if (!Array.isArray(tiles) || tiles.length < 2) return null;
+  const read = readTiles(tiles, m, okey);
+  if (!read) return null;
+  const { faces, flags } = read;
+  const n = faces.length;
+  if (n === 2) {
+    if (!m.pairs || faceText(faces[0]) !== faceText(faces[1])) return null;
+    const nums = [faces[0].number, faces[1].number];
+    return { type: PAIR, points: meldPoints(m, PAIR, nums), tiles: [...tiles], faces: faces.map(faceText),
+      wild: flags, low: nums[0], high: nums[0] };
+  }
+  if (flags.every(Boolean)) return null;           // D-4: at least one tile is not wild
+  const colours = new Set(faces.map((f) => f.colour));
+  const numbers = faces.map((f) => f.number);
+  if (colours.size === 1 && n <= 14) {
+    const pos = runPositions(numbers, m.ace_high);
+    if (!pos) return null;
+    const order = [...Array(n).keys()].sort((a, b) => pos[a] - pos[b]);
+    const spos = order.map((i) => pos[i]);
+    return { type: RUN, points: meldPoints(m, RUN, spos), tiles: order.map((i) => tiles[i]),
+      faces: order.map((i) => faceText(faces[i])), wild: order.map((i) => flags[i]), low: spos[0], high: spos[n - 1] };
+  }
+  if (new Set(numbers).size === 1 && colours.size === n && n <= 4) {
+    return { type: GROUP, points: meldPoints(m, GROUP, numbers), tiles: [...tiles], faces: faces.map(faceText),
+      wild: flags, low: numbers[0], high: numbers[0] };
+  }
+  return null;
+}
+
+const annotate = (physical, f) => (physical === f ? physical : `${physical}=${f}`);
+
+/** Assignments {index: face} of faces to the wild places, most natural first (melds.py `_candidates`). */
+function* candidates(tiles, holes, fixed, m) {
+  const n = tiles.length;
+  const known = [...fixed.entries()];               // [index, face] in index order
+  if (!known.length) return;
+  if (n === 2) { yield new Map([[holes[0], faceText(known[0][1])]]); return; }
+  const colours = new Set(known.map(([, f]) => f.colour));
+  const numbers = new Set(known.map(([, f]) => f.number));
+  if (colours.size === 1) {
+    const colour = known[0][1].colour;
+    const top = m.ace_high ? 14 : 13;
+    const aces = m.ace_high ? [false, true] : [false];
+    const at = (p) => `${colour}${p === 14 ? 1 : p}`;
+    for (const d of m.descending ? [1, -1] : [1]) {
+      for (const ace of aces) {
+        const starts = new Set(known.map(([i, f]) => (ace && f.number === 1 ? 14 : f.number) - d * i));
+        if (starts.size !== 1) continue;
+        const [start] = starts;
+        const pos = holes.map((i) => [i, start + d * i]);
+        if (pos.every(([, p]) => p >= 1 && p <= top)) yield new Map(pos.map(([i, p]) => [i, at(p)]));
+      }
+    }
+    // any reading: fill the gaps, then extend upwards, then downwards
+    for (const ace of aces) {
+      const nums = known.map(([, f]) => (ace && f.number === 1 ? 14 : f.number)).sort((a, b) => a - b);
+      if (new Set(nums).size !== nums.length) continue;
+      const missing = [];
+      for (let p = nums[0]; p <= nums[nums.length - 1]; p++) if (!nums.includes(p)) missing.push(p);
+      const spare = holes.length - missing.length;
+      if (spare < 0) continue;
+      const hi = [];
+      for (let p = nums[nums.length - 1] + 1; p <= top && hi.length < spare; p++) hi.push(p);
+      const lo = [];
+      for (let p = nums[0] - 1; p > 0 && lo.length < spare - hi.length; p--) lo.push(p);
+      const pos = [...missing, ...hi, ...lo];
+      if (pos.length === holes.length) yield new Map(holes.map((i, k) => [i, at(pos[k])]));
+    }
+  }
+  if (numbers.size === 1) {
+    const [number] = numbers;
+    const free = [...COLOURS].filter((c) => !colours.has(c));
+    if (free.length >= holes.length) yield new Map(holes.map((i, k) => [i, `${free[k]}${number}`]));
+  }
 }
 
 /**
- * Read a proposed meld in the order the tiles lie on the rack or table.
- *
- * @param {string} ruleset "okey51" | "okey17" | "rami"
- * @param {string[]} tiles bare rack tiles, or table tiles ("R6=B5" keeps its place)
- * @param {string|null} okey the wild tile (view.okey); ignored for rami
- * @returns {{valid: false} | {valid: true, type: "run"|"group"|"pair", points: number, written: string[]}}
- *   `written` is the tiles as the server wants them: free wilds as physical=represented.
- *   Ambiguous wild readings take the first valid one: run (ascending, then okey17
- *   descending), then group. Points follow RULES.md §2.
+ * Write the bare wilds of tiles as arranged on the rack so they form a valid meld
+ * (melds.py `resolve`): the tiles as they are when they already read as a meld, else the
+ * reading that follows the given order (a run left to right, or right to left where
+ * descending runs are allowed), then a group, then any valid reading.
+ * @param {object} rules table_config.rules
+ * @param {string[]} tiles in the order given; annotated or ordinary tiles are kept
+ * @param {string|null} okey
+ * @returns {string[]|null} the written tiles in the given order, or null
  */
-export function analyse(ruleset, tiles, okey) {
+export function resolve(rules, tiles, okey) {
+  const m = rules.meld;
+  tiles = [...tiles];
+  if (classify(rules, tiles, okey)) return tiles;
+  const wild = wildTile(rules, okey);
+  const holes = tiles.map((t, i) => (t === wild ? i : -1)).filter((i) => i >= 0);
+  if (!holes.length || tiles.length < 2) return null;
+  const fixed = new Map();
+  for (let i = 0; i < tiles.length; i++) {
+    if (holes.includes(i)) continue;
+    const read = readTiles([tiles[i]], m, okey);
+    if (!read) return null;
+    fixed.set(i, read.faces[0]);
+  }
+  for (const cand of candidates(tiles, holes, fixed, m)) {
+    const out = tiles.map((t, i) => (cand.has(i) ? annotate(t, cand.get(i)) : t));
+    if (classify(rules, out, okey)) return out;
+  }
+  return null;
+}
+
+/**
+ * Read a proposed meld in the order the tiles lie on the rack or table: the engine's
+ * `resolve_meld` then `meld_info` (RULES.md §2 points).
+ * @param {object} rules table_config.rules
+ * @param {string[]} tiles bare rack tiles, or table tiles ("R6=B5" keeps its place)
+ * @param {string|null} okey the wild tile (view.okey); unused where jokers are wild
+ * @returns {{valid: false} | {valid: true, type: "run"|"group"|"pair", points: number, written: string[]}}
+ *   `written` is the tiles as the server wants them, in the given order: free wilds as
+ *   physical=represented (an okey standing for itself stays bare).
+ */
+export function analyse(rules, tiles, okey) {
   if (!tiles || !tiles.length) return INVALID;
-  const its = items(ruleset, tiles, okey);
-  if (its.length === 2) return readPair(ruleset, its, okey) || INVALID;
-  return readRun(ruleset, its) || readGroup(ruleset, its) || INVALID;
+  const written = resolve(rules, tiles, okey);
+  const meld = written && classify(rules, written, okey);
+  return meld ? { valid: true, type: meld.type, points: meld.points, written } : INVALID;
 }
 
 /**
@@ -150,25 +216,22 @@ export function analyse(ruleset, tiles, okey) {
  * @returns {string|null} the tile as written for an `add` action (a wild gets
  *   "=represented"), or null when it does not fit.
  */
-export function addFit(ruleset, meldTiles, tile, okey) {
+export function addFit(rules, meldTiles, tile, okey) {
   // on the table a bare wild stands for itself (RULES.md §1): fix it so it is not read as free
-  meldTiles = meldTiles.map((t) => (isWild(ruleset, t, okey) ? `${t}=${t}` : t));
-  const before = analyse(ruleset, meldTiles, okey);
-  if (!before.valid || before.type === "pair") return null;
+  meldTiles = meldTiles.map((t) => (isWild(rules, t, okey) ? `${t}=${t}` : t));
+  const before = classify(rules, meldTiles, okey);
+  if (!before || before.type === PAIR) return null;
   const tries = [[[...meldTiles, tile], meldTiles.length], [[tile, ...meldTiles], 0]];
   for (const [tiles, at] of tries) {
-    const after = analyse(ruleset, tiles, okey);
-    if (after.valid && after.type === before.type) {
-      const w = after.written[at];
-      return ruleset !== "rami" && w === `${tile}=${tile}` ? tile : w;
-    }
+    const after = analyse(rules, tiles, okey);
+    if (after.valid && after.type === before.type) return after.written[at];
   }
   return null;
 }
 
 /**
  * What a tap on a table meld with `tile` selected should send (RULES.md §3 add and swap).
- * @param {string} ruleset
+ * @param {object} rules table_config.rules
  * @param {string[]} meldTiles the meld as the table writes it
  * @param {string} tile the bare rack tile
  * @param {string|null} okey
@@ -177,11 +240,11 @@ export function addFit(ruleset, meldTiles, tile, okey) {
  *   written for the add), else a swap when a wild in the meld stands for exactly that
  *   tile, else null.
  */
-export function meldMove(ruleset, meldTiles, tile, okey) {
+export function meldMove(rules, meldTiles, tile, okey) {
   if (!tile) return null;
-  const written = addFit(ruleset, meldTiles, tile, okey);
+  const written = addFit(rules, meldTiles, tile, okey);
   if (written) return { type: "add", tile: written };
-  if (!isWild(ruleset, tile, okey) && swapFits(meldTiles, tile)) return { type: "swap", tile };
+  if (!isWild(rules, tile, okey) && swapFits(meldTiles, tile)) return { type: "swap", tile };
   return null;
 }
 

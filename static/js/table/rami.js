@@ -61,15 +61,22 @@ export class RamiTable {
   /** Drop melds left empty by moves. */
   prune() { this.melds = this.melds.filter((m) => m.tiles.length); }
 
-  /** Client reading of meld `m` (RULES.md §2, rami). */
-  info(m) { return analyse("rami", this.melds[m].tiles.map((x) => x.t), null); }
+  /**
+   * Client reading of meld `m` (RULES.md §2).
+   * @param {object} rules table_config.rules
+   * @param {number} m the meld's index
+   */
+  info(rules, m) { return analyse(rules, this.melds[m].tiles.map((x) => x.t), null); }
 
-  /** Points of the new melds made only of rack tiles (the initial meld, RULES.md §5). */
-  initialPoints() {
+  /**
+   * Points of the new melds made only of rack tiles (the initial meld, RULES.md §5).
+   * @param {object} rules table_config.rules
+   */
+  initialPoints(rules) {
     let sum = 0;
     this.melds.forEach((meld, i) => {
       if (meld.tiles.length && meld.tiles.every((x) => x.fromRack)) {
-        const r = this.info(i);
+        const r = this.info(rules, i);
         if (r.valid) sum += r.points;
       }
     });
@@ -80,13 +87,14 @@ export class RamiTable {
    * The `play` action's table: untouched melds verbatim, the others with jokers
    * written J=X from their position (invalid melds are sent as they are: the
    * server refuses them with its own reason).
+   * @param {object} rules table_config.rules
    * @returns {string[][]}
    */
-  toTable() {
+  toTable(rules) {
     return this.melds.filter((m) => m.tiles.length).map((m) => {
       if (m.orig) return [...m.orig];
       const tiles = m.tiles.map((x) => x.t);
-      const r = analyse("rami", tiles, null);
+      const r = analyse(rules, tiles, null);
       return r.valid ? r.written : tiles;
     });
   }

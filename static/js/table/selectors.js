@@ -93,7 +93,7 @@ export function selectedSlots(state) {
  */
 export function rackGroups(state) {
   if (!state.rack) return [];
-  return state.rack.groups().map((g) => ({ ...g, info: analyse(state.ruleset, g.tiles, okeyTile(state)) }));
+  return state.rack.groups().map((g) => ({ ...g, info: analyse(state.rules, g.tiles, okeyTile(state)) }));
 }
 
 /**

@@ -5,9 +5,9 @@
 import { compareTiles, face, isWild, playsAs, COLOURS } from "./tiles.js";
 import { analyse } from "./melds.js";
 
-function split(ruleset, tiles, okey) {
+function split(rules, tiles, okey) {
   const wilds = [], real = [];
-  for (const t of tiles) (isWild(ruleset, t, okey) ? wilds : real).push(t);
+  for (const t of tiles) (isWild(rules, t, okey) ? wilds : real).push(t);
   return { wilds, real };
 }
 
@@ -15,28 +15,28 @@ function numberOf(t, okey) { return playsAs(t, okey)?.number; }
 function colourOf(t, okey) { return playsAs(t, okey)?.colour; }
 
 /** Take runs (>= 3 consecutive numbers, one colour), longest first. */
-export function takeRuns(ruleset, tiles, okey) {
+export function takeRuns(rules, tiles, okey) {
   const melds = [];
   let rest = [...tiles];
   for (const c of COLOURS) {
     for (;;) {
-      const mine = rest.filter((t) => !isWild(ruleset, t, okey) && colourOf(t, okey) === c);
+      const mine = rest.filter((t) => !isWild(rules, t, okey) && colourOf(t, okey) === c);
       const have = new Set(mine.map((t) => numberOf(t, okey)));
       let best = null;
       for (let s = 1; s <= 13; s++) {
         if (!have.has(s) || have.has(s - 1)) continue;
         let e = s;
         while (have.has(e + 1)) e++;
-        const len = e - s + 1 + (ruleset === "okey51" && e === 13 && s > 1 && have.has(1) ? 1 : 0);
+        const len = e - s + 1 + (rules.meld.ace_high && e === 13 && s > 1 && have.has(1) ? 1 : 0);
         if (len >= 3 && (!best || len > best.len)) best = { s, e, len };
       }
       if (!best) break;
       const nums = [];
       for (let n = best.s; n <= best.e; n++) nums.push(n);
-      if (best.len > best.e - best.s + 1) nums.push(1);   // okey51: 12-13-1
+      if (best.len > best.e - best.s + 1) nums.push(1);   // a 1 after 13 (ace_high): 12-13-1
       const meld = [];
       for (const n of nums) {
-        const i = rest.findIndex((t) => !isWild(ruleset, t, okey) && colourOf(t, okey) === c && numberOf(t, okey) === n);
+        const i = rest.findIndex((t) => !isWild(rules, t, okey) && colourOf(t, okey) === c && numberOf(t, okey) === n);
         meld.push(rest[i]);
         rest.splice(i, 1);
       }
@@ -47,14 +47,14 @@ export function takeRuns(ruleset, tiles, okey) {
 }
 
 /** Take groups (3-4 tiles of one number, different colours). */
-export function takeGroups(ruleset, tiles, okey) {
+export function takeGroups(rules, tiles, okey) {
   const melds = [];
   let rest = [...tiles];
   for (let n = 13; n >= 1; n--) {
     for (;;) {
       const meld = [];
       for (const c of COLOURS) {
-        const t = rest.find((x) => !isWild(ruleset, x, okey) && colourOf(x, okey) === c && numberOf(x, okey) === n);
+        const t = rest.find((x) => !isWild(rules, x, okey) && colourOf(x, okey) === c && numberOf(x, okey) === n);
         if (t) meld.push(t);
       }
       if (meld.length < 3) break;
@@ -66,12 +66,12 @@ export function takeGroups(ruleset, tiles, okey) {
 }
 
 /** Take pairs of identical tiles (okey rulesets). */
-export function takePairs(ruleset, tiles, okey) {
+export function takePairs(rules, tiles, okey) {
   const melds = [], rest = [];
   const sorted = [...tiles].sort((a, b) => compareTiles(a, b, okey));
   for (let i = 0; i < sorted.length; i++) {
     const t = sorted[i];
-    if (!isWild(ruleset, t, okey) && sorted[i + 1] === t) { melds.push([t, t]); i++; }
+    if (!isWild(rules, t, okey) && sorted[i + 1] === t) { melds.push([t, t]); i++; }
     else rest.push(t);
   }
   return { melds, rest };
@@ -80,22 +80,22 @@ export function takePairs(ruleset, tiles, okey) {
 /**
  * Sort a rack for one of the three buttons.
  * @param {"runs"|"groups"|"pairs"} kind what to look for first
- * @param {string} ruleset
+ * @param {object} rules table_config.rules (meld rules: which tile is wild, a 1 after 13)
  * @param {string[]} tiles bare rack tiles
  * @param {string|null} okey
  * @returns {{melds: string[][], rest: string[]}} melds found, then the other
  *   tiles sorted by colour and number with the wilds last.
  */
-export function sortRack(kind, ruleset, tiles, okey) {
+export function sortRack(kind, rules, tiles, okey) {
   let out;
-  if (kind === "pairs") out = takePairs(ruleset, tiles, okey);
+  if (kind === "pairs") out = takePairs(rules, tiles, okey);
   else {
     const [first, second] = kind === "groups" ? [takeGroups, takeRuns] : [takeRuns, takeGroups];
-    const a = first(ruleset, tiles, okey);
-    const b = second(ruleset, a.rest, okey);
+    const a = first(rules, tiles, okey);
+    const b = second(rules, a.rest, okey);
     out = { melds: [...a.melds, ...b.melds], rest: b.rest };
   }
-  out = useWilds(kind, ruleset, out, okey);
+  out = useWilds(kind, rules, out, okey);
   out.rest.sort((a, b) => compareTiles(a, b, okey));
   return out;
 }
@@ -106,21 +106,21 @@ export function sortRack(kind, ruleset, tiles, okey) {
  * a tie); for pairs the highest leftover single. The new melds are checked with
  * `analyse` and written in an order it reads (a run's wild in its gap).
  * @param {"runs"|"groups"|"pairs"} kind
- * @param {string} ruleset
+ * @param {object} rules table_config.rules (meld rules: which tile is wild, a 1 after 13)
  * @param {{melds: string[][], rest: string[]}} sorted
  * @param {string|null} okey
  * @returns {{melds: string[][], rest: string[]}} wilds that found no use stay in rest
  */
-export function useWilds(kind, ruleset, { melds, rest }, okey) {
+export function useWilds(kind, rules, { melds, rest }, okey) {
   melds = [...melds];
   let left = [...rest];
-  const wilds = left.filter((t) => isWild(ruleset, t, okey));
-  left = left.filter((t) => !isWild(ruleset, t, okey));
+  const wilds = left.filter((t) => isWild(rules, t, okey));
+  left = left.filter((t) => !isWild(rules, t, okey));
   const unused = [];
   for (const w of wilds) {
     let best = null;
     const consider = (tiles, type) => {
-      const info = analyse(ruleset, tiles, okey);
+      const info = analyse(rules, tiles, okey);
       if (!info.valid || info.type !== type) return;
       const bonus = (kind === "groups") === (type === "group") ? 0.5 : 0;
       const score = info.points + bonus;

@@ -17,7 +17,9 @@ import { awayAfterConnection, awayAfterSnapshot, awayEvents } from "./state-away
 /**
  * The state before the first frame.
  * @param {object} opts
- * @param {string} opts.ruleset "okey51" | "okey17" | "rami"
+ * @param {string} opts.ruleset "okey51" | "okey17" | "rami" (names the controller only)
+ * @param {object} opts.rules table_config.rules, the ruleset's facts (Ruleset.client_rules):
+ *   meld rules, wild, opening thresholds, pair rules; the client's one rule book
  * @param {string} opts.tableId for the storage keys
  * @param {boolean} [opts.assisted] assisted table (RULES.md §6)
  * @param {number|null} [opts.players] seats, until a view says
@@ -27,10 +29,10 @@ import { awayAfterConnection, awayAfterSnapshot, awayEvents } from "./state-away
  * @param {number} [opts.perRow] rack slots per row for this screen (rack.js perRowFor)
  * @returns {object} the state; its fields are documented inline
  */
-export function initialState({ ruleset, tableId, assisted = false, players = null, seat = null,
+export function initialState({ ruleset, rules, tableId, assisted = false, players = null, seat = null,
   editsTable = false, username = null, perRow = PER_ROW }) {
   return {
-    ruleset, tableId, assisted: !!assisted, players, seat, editsTable, perRow,
+    ruleset, rules, tableId, assisted: !!assisted, players, seat, editsTable, perRow,
     view: null,            // the last snapshot's view (PROTOCOL.md "The view")
     rackKey: null,         // storage key of the round and seat the rack belongs to
     rack: null,            // Rack: the player's arrangement
@@ -118,7 +120,7 @@ function snapshot(state, { version = null, view = {}, saved = {} }) {
   // and the player has not moved a tile by hand since the last sort)
   const autoSort = !s.sortedOnce || (s.assisted && !s.manualMoved && arrived);
   if (autoSort && view.rack && view.rack.length) {
-    rack.layout(sortRack(s.sortKind, s.ruleset, rack.tiles(), okeyTile(s)));
+    rack.layout(sortRack(s.sortKind, s.rules, rack.tiles(), okeyTile(s)));
     s.sortedOnce = true;
   }
   // the rack as the player sees it at the start of the turn, for the undo
@@ -203,7 +205,7 @@ const HANDLERS = {
    * unless `hint` is false (the action could not go out: that reads as an error) */
   notice: (s, { text, hint = true }) => ({ ...s, notice: text, noticeHint: hint }),
   /** {kind: "runs"|"groups"|"pairs"}: the sort buttons */
-  sort: (s, { kind }) => withRack(s, (r) => r.layout(sortRack(kind, s.ruleset, r.tiles(), okeyTile(s))),
+  sort: (s, { kind }) => withRack(s, (r) => r.layout(sortRack(kind, s.rules, r.tiles(), okeyTile(s))),
     { sortKind: kind, manualMoved: false, sel: [] }),
   /** {from, to}: a rack tile moved by hand (onto a tile: the row shifts, rack.js `shift`) */
   rack_move: (s, { from, to }) => withRack(s, (r) => r.shift(from, to), { manualMoved: true }),

@@ -25,11 +25,12 @@ export function okeyOf(indicator) {
 }
 
 /**
- * Is a physical tile wild? okey rulesets: the okey's copies (view.okey);
- * rami: "J". "F" is never wild (it plays as the okey's identity).
+ * Is a physical tile wild? Where jokers are wild (`rules.meld.joker_wild`, RULES.md §1)
+ * "J"; else the okey's copies (view.okey). "F" is never wild (it plays as the okey's identity).
+ * @param {{meld: {joker_wild: boolean}}} rules table_config.rules
  */
-export function isWild(ruleset, tile, okey) {
-  if (ruleset === "rami") return tile === "J";
+export function isWild(rules, tile, okey) {
+  if (rules.meld.joker_wild) return tile === "J";
   return !!okey && tile === okey;
 }
 

@@ -1,5 +1,6 @@
 // One controller per ruleset family: the only place the client picks behaviour by
-// ruleset id. A controller is a plain object:
+// ruleset id. Rule facts (meld rules, thresholds, pair and wild rules) are not picked
+// here but read from state.rules, which the server sends from the ruleset object. A controller is a plain object:
 //   family         "okey" | "rami"
 //   editsTable     the player rearranges a working table in their turn (state-rami.js)
 //   views          {centre: "discards"|"pile", table: "by-owner"|"working"}: which view
@@ -23,5 +24,5 @@ import { ramiController } from "./rami.js";
  */
 export function controllerFor(ruleset) {
   if (ruleset === "rami") return ramiController;
-  return okeyController(ruleset);
+  return okeyController();
 }

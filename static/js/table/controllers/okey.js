@@ -12,14 +12,9 @@ import { NOTHING, SPACER, after, common, dropped, events, notice, selectTile, se
 
 const DOUBLE_TAP_MS = 350;
 
-// What differs between the two okey rulesets on the client.
-const FACTS = {
-  // open at 51 (D-21 raises it with doubling: the view's threshold says), 5 pairs
-  okey51: { threshold: 51, pairs: { count: 5 }, faceDownWilds: false, pairsInArea: false },
-  // open at 17 meld points, pairs by points (RULES.md §4); jokers may be turned face
-  // down (RULES.md §6); a melds player may lay a pair in a pairs player's area (D-12)
-  okey17: { threshold: 17, pairs: { points: 26 }, faceDownWilds: true, pairsInArea: true },
-};
+// What differs between the okey rulesets (the opening thresholds, pairs by count or by
+// points, face-down jokers, pairs in another's area) is read from state.rules, the
+// ruleset object's facts the server sends (Ruleset.client_rules), never by ruleset id.
 
 // a taken discard rides on the action that places it (RULES.md §3, D-18, D-23)
 const PLACES_TAKEN = new Set(["open", "meld", "add"]);
@@ -33,7 +28,7 @@ function play(state, action) {
 /** The tiles of `slots` as the server wants a meld: free wilds written physical=represented. */
 function written(state, slots) {
   const tiles = slots.map((i) => state.rack.slots[i]);
-  const info = analyse(state.ruleset, tiles, okeyTile(state));
+  const info = analyse(state.rules, tiles, okeyTile(state));
   return info.valid ? info.written : tiles;
 }
 
@@ -74,8 +69,8 @@ function lay(state) {
  * okey17: lay the selected pair in another player's area (RULES.md §4, D-12: a meld
  * player may lay a pair only where a pairs player laid). Tapping an area, not a meld.
  */
-function layInArea(state, owner, facts) {
-  if (!facts.pairsInArea || owner === state.view.seat) return NOTHING;
+function layInArea(state, owner) {
+  if (!state.rules.pairs_in_area || owner === state.view.seat) return NOTHING;
   const slots = selectedSlots(state).sort((a, b) => a - b);
   if (slots.length !== 2) return NOTHING;
   return play(state, { type: "meld", tiles: written(state, slots), owner });
@@ -104,7 +99,7 @@ function addTo(state, meldId, slot = null) {
   if (!tile) return NOTHING;
   if (state.rack.faceDown.has(slot)) return notice(_("A face-down tile stays in the rack."));
   const meld = (state.view.table || []).find((m) => String(m.id) === String(meldId));
-  const move = meld ? meldMove(state.ruleset, meld.tiles, tile, okeyTile(state)) : null;
+  const move = meld ? meldMove(state.rules, meld.tiles, tile, okeyTile(state)) : null;
   return play(state, { type: move ? move.type : "add", meld: Number(meldId), tile: move ? move.tile : tile });
 }
 
@@ -118,7 +113,7 @@ function swapInto(state, meldId) {
 function assistedAdd(state, slot) {
   const opened = myOpening(state);
   if (!myTurn(state) || state.view.phase !== "play" || !opened || opened === "no") return null;
-  const fits = (state.view.table || []).filter((m) => addFit(state.ruleset, m.tiles, state.rack.slots[slot], okeyTile(state)));
+  const fits = (state.view.table || []).filter((m) => addFit(state.rules, m.tiles, state.rack.slots[slot], okeyTile(state)));
   if (fits.length === 1) return addTo(state, fits[0].id, slot);
   if (fits.length > 1) {
     return events({ type: "select_only", srcs: [`slot:${slot}`] },
@@ -127,12 +122,12 @@ function assistedAdd(state, slot) {
   return null;
 }
 
-function tapTile(state, { src, at }, facts) {
+function tapTile(state, { src, at }) {
   const double = state.lastTap.key === src && at - state.lastTap.at < DOUBLE_TAP_MS;
   if (double && src.startsWith("slot:")) {
     const slot = Number(src.slice(5));
     const tapped = { type: "tapped", key: src, at };
-    if (facts.faceDownWilds && isWild(state.ruleset, state.rack.slots[slot], okeyTile(state))) {
+    if (state.rules.face_down_wilds && isWild(state.rules, state.rack.slots[slot], okeyTile(state))) {
       return events(tapped, { type: "face_down", slot });
     }
     const added = state.assisted ? assistedAdd(state, slot) : null;
@@ -160,14 +155,14 @@ function fits(state) {
   const tile = slot !== undefined && state.rack ? state.rack.slots[slot] : null;
   if (!tile) return out;
   for (const m of state.view.table || []) {
-    const move = meldMove(state.ruleset, m.tiles, tile, okeyTile(state));
+    const move = meldMove(state.rules, m.tiles, tile, okeyTile(state));
     if (move) out.set(String(m.id), move.type);
   }
   return out;
 }
 
 /** The running opening totals while the player has not opened (PLAYERS.md). */
-function openingLine(state, facts) {
+function openingLine(state) {
   const v = state.view;
   if (!seated(state) || roundOver(state) || !(v.rack || []).length) return [];
   const opened = myOpening(state);
@@ -175,27 +170,23 @@ function openingLine(state, facts) {
   const groups = rackGroups(state);
   const melds = groups.filter((g) => g.tiles.length >= 3 && g.info.valid);
   const total = melds.reduce((a, g) => a + g.info.points, 0);
-  const need = v.threshold ?? facts.threshold;
+  const opening = state.rules.opening;
+  const need = v.threshold ?? opening.threshold;
   const pairs = groups.filter((g) => g.tiles.length === 2 && g.info.valid);
   const line = [{ cls: `melds-total${total >= need ? " ok" : ""}`,
     text: fmt(_("Melds: %(list)s = %(total)s of %(need)s"), { list: melds.map((g) => g.info.points).join(" + ") || "0", total, need }) }];
-  if (facts.pairs.points) {
+  if (opening.pairs && opening.pairs.points) {
     const points = pairs.reduce((a, g) => a + g.info.points, 0);
-    const needPairs = v.pairs_threshold ?? facts.pairs.points;
+    const needPairs = v.pairs_threshold ?? opening.pairs.points;
     line.push({ cls: `pairs-total${points >= needPairs ? " ok" : ""}`,
       text: fmt(ngettext("Pairs: %(n)s pair, %(points)s of %(need)s points", "Pairs: %(n)s pairs, %(points)s of %(need)s points", pairs.length),
         { n: pairs.length, points, need: needPairs }) });
-  } else {
-    line.push({ cls: `pairs-total${pairs.length >= facts.pairs.count ? " ok" : ""}`, text: fmt(_("Pairs: %(n)s of 5"), { n: pairs.length }) });
+  } else if (opening.pairs && opening.pairs.count) {
+    const count = opening.pairs.count;
+    line.push({ cls: `pairs-total${pairs.length >= count ? " ok" : ""}`, text: fmt(_("Pairs: %(n)s of %(need)s"), { n: pairs.length, need: count }) });
   }
   return line;
 }
-
-/**
- * The controller of an okey ruleset.
- * @param {"okey51"|"okey17"} ruleset
- * @returns {object} the controller (see controllers/index.js for its shape)
- */
 
 // A tap on the pile in the play phase: the tile is drawn already (or, for the round's
 // first player, was dealt). The server would refuse the draw as wrong_phase, whose text
@@ -210,8 +201,11 @@ function drawFromPile(state) {
   return sending({ type: "draw" });
 }
 
-export function okeyController(ruleset) {
-  const facts = FACTS[ruleset] || FACTS.okey51;
+/**
+ * The controller of the okey rulesets: one for both, what differs is in state.rules.
+ * @returns {object} the controller (see controllers/index.js for its shape)
+ */
+export function okeyController() {
   return {
     family: "okey",
     editsTable: false,
@@ -235,7 +229,7 @@ export function okeyController(ruleset) {
       return state.view.phase === "draw" ? _("Your turn: draw from the pile or take the discard")
         : _("Your turn: lay or add tiles, then discard");
     },
-    openingLine: (state) => openingLine(state, facts),
+    openingLine,
     fits,
     gesture(state, g) {
       switch (g.type) {
@@ -247,8 +241,8 @@ export function okeyController(ruleset) {
         case "discard": return discard(state, g.slot ?? null);
         case "tap_meld": return addTo(state, g.meld);
         case "swap": return swapInto(state, g.meld);
-        case "tap_area": return layInArea(state, g.owner, facts);
-        case "tap_tile": return tapTile(state, g, facts);
+        case "tap_area": return layInArea(state, g.owner);
+        case "tap_tile": return tapTile(state, g);
         case "tap_slot": return tapSlot(state, g.slot);
         case "drop": return dropped(dropOn(state, g));
         default: return common(state, g);

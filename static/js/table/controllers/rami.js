@@ -75,8 +75,8 @@ function openingLine(state) {
   if (!seated(state) || roundOver(state) || !(v.rack || []).length) return [];
   const opened = myOpening(state);
   if (opened === "yes" || opened === true) return [];
-  const points = state.rami ? state.rami.initialPoints() : 0;
-  const need = v.threshold || 30;
+  const points = state.rami ? state.rami.initialPoints(state.rules) : 0;
+  const need = v.threshold ?? state.rules.opening.threshold;
   return [{ cls: points >= need ? "ok" : "", text: fmt(_("Initial meld: %(points)s of %(need)s points"), { points, need }) }];
 }
 
@@ -100,7 +100,7 @@ export const ramiController = {
   gesture(state, g) {
     switch (g.type) {
       case "draw": return sending({ type: "draw" });
-      case "submit": return state.rami ? sending({ type: "play", table: state.rami.toTable() }) : NOTHING;
+      case "submit": return state.rami ? sending({ type: "play", table: state.rami.toTable(state.rules) }) : NOTHING;
       case "undo": return state.view ? events({ type: "rami_undo" }) : NOTHING;
       case "tap_tile": return selectTile(g.src, g.at);
       case "tap_meld": return moveSelection(state, g.meld);

@@ -65,10 +65,10 @@ export class DiscardsCentre {
   render(state) {
     const v = state.view;
     if (!v) return;
-    const tile = (t) => tileEl(t, { okey: okeyTile(state), ruleset: state.ruleset });
+    const tile = (t) => tileEl(t, { okey: okeyTile(state), rules: state.rules });
     this.el.hidden = !started(state);
     renderPile(this.pile, state, this.ctx);
-    this.indicator.replaceChildren(v.indicator ? tileEl(v.indicator, { ruleset: state.ruleset }) : "");
+    this.indicator.replaceChildren(v.indicator ? tileEl(v.indicator, { rules: state.rules }) : "");
     this.okey.replaceChildren(okeyTile(state) ? tile(okeyTile(state)) : "");
     const top = prevTop(state);
     const topEl = top ? tile(top) : h("span", { class: "empty-discard" });

@@ -25,7 +25,7 @@ export class HistoryPanel {
     this.el.hidden = !v || !started(state) || !(v.moves || []).length;
     if (this.el.hidden || v.moves === this.shown) return;
     this.shown = v.moves;
-    const tile = (t) => tileEl(t, { okey: okeyTile(state), ruleset: state.ruleset, small: true });
+    const tile = (t) => tileEl(t, { okey: okeyTile(state), rules: state.rules, small: true });
     const lines = v.moves.slice(-SHOWN).reverse().map((m) => {
       const line = moveLine(v, m, playerName);
       if (!line) return null;

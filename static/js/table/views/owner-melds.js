@@ -34,7 +34,7 @@ export class OwnerMelds {
           dataset: { meldId: String(m.id), owner: String(m.owner), drop: `meld:${m.id}` },
           title: fit === "swap" ? _("Tap to swap the selected tile for the wild") : _("Tap with a tile selected to add it"),
           onclick: (ev) => { ev.stopPropagation(); gesture({ type: "tap_meld", meld: m.id }); } },
-        m.tiles.map((t) => tileEl(t, { okey: okeyTile(state), ruleset: state.ruleset, small: true })),
+        m.tiles.map((t) => tileEl(t, { okey: okeyTile(state), rules: state.rules, small: true })),
         m.tiles.some((t) => t.includes("=")) ? h("button", { type: "button", class: "swap-btn", title: _("Swap: give the tile the wild stands for and take the wild"),
           onclick: (ev) => { ev.stopPropagation(); gesture({ type: "swap", meld: m.id }); } }, "⇄") : null);
         dnd.target(el, { put: (item) => (item.dataset.src || "").startsWith("slot:") && !item.classList.contains("face-down") });

@@ -40,7 +40,7 @@ export class RackView {
     const { rack } = state;
     const src = `slot:${i}`;
     const selected = state.sel.includes(src);
-    const el = tileEl(t, { okey: okeyTile(state), ruleset: state.ruleset, faceDown: rack.faceDown.has(i) });
+    const el = tileEl(t, { okey: okeyTile(state), rules: state.rules, faceDown: rack.faceDown.has(i) });
     el.dataset.src = src;
     if (selected) el.classList.add("selected");
     if (i === rack.taken) el.classList.add("taken");

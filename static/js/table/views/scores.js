@@ -13,16 +13,18 @@ import { tileEl } from "./tile.js";
  * `options.teams` (okey51 2v2, partners seat and seat+2) one `.team-row` per team with
  * the sum of the partners' match totals.
  * @param {object} view for names and options
+ * @param {object} rules table_config.rules: `round_penalties` (rami has none, RULES.md §5),
+ *   which tile is wild in the revealed racks
  * @param {{scores: number[], penalties: any[], round_totals?: number[], totals: number[],
  *   penalty_events?: {seat: number, amount: number, reason: string, tile: string|null, by: number|null}[]}} data
  *   scores: end-of-round amounts (points); penalties: in-round penalty points per seat;
  *   round_totals: their sum; totals: the match so far (RULES.md §3-5).
  * @returns {HTMLDivElement} the table.scores in its div.scores-box
  */
-export function scoreTable(view, data) {
-  // rami has no in-round penalties (RULES.md §5): no Penalties column, and its round
-  // total is the round's score
-  const withPenalties = view.ruleset !== "rami";
+export function scoreTable(view, data, rules) {
+  // without in-round penalties (rami, RULES.md §5) there is no Penalties column, and the
+  // round total is the round's score
+  const withPenalties = !!rules.round_penalties;
   const cols = withPenalties ? 5 : 3;
   const result = data.result || (view.round_end && view.round_end.result) || view.result || null;
   const racks = (result && result.racks) || null;
@@ -55,7 +57,7 @@ export function scoreTable(view, data) {
       rows.push(h("tr", { class: `rack-row${s === view.seat ? " me" : ""}`, dataset: { seat: String(s) } },
         h("td", { colspan: String(cols) }, racks[s].length
           ? h("div", { class: "revealed-rack", "aria-label": fmt(_("Rack of %(name)s"), { name }) },
-            racks[s].map((t) => tileEl(t, { okey, ruleset: view.ruleset || "okey51", small: true })))
+            racks[s].map((t) => tileEl(t, { okey, rules, small: true })))
           : h("span", { class: "rack-empty" }, result.finisher === s ? _("finished: no tile left") : _("no tile left")))));
     }
     if (mine.length) {
@@ -118,7 +120,7 @@ export class ScoreOverlay {
     this.scores.replaceChildren(...[
       h("h2", {}, fmt(_("Round %(n)s scores"), { n: (data.round_index ?? v.round_index ?? 0) + 1 })),
       h("p", { class: "end-reason", id: "end-reason" }, endReasonText(v, data.result || (v.round_end && v.round_end.result) || v.result)),
-      scoreTable(v, data),
+      scoreTable(v, data, state.rules),
       this.next,
       over ? null : h("button", { type: "button", class: "btn", id: "score-close",
         onclick: () => this.ctx.dispatch({ type: "close_scores" }) }, _("Close")),

@@ -86,7 +86,7 @@ export class Seats {
   discardPile(state, s) {
     const disc = (state.view.discards || [])[s] || [];
     const top = disc.length ? disc[disc.length - 1] : null;
-    const el = top ? tileEl(top, { okey: okeyTile(state), ruleset: state.ruleset, small: true }) : null;
+    const el = top ? tileEl(top, { okey: okeyTile(state), rules: state.rules, small: true }) : null;
     if (el && justDiscarded(state, s)) el.classList.add("just");
     return h("div", { class: "seat-discard", dataset: { seat: String(s) }, title: fmt(_("%(name)s's discard pile"), { name: playerName(state.view, s) }) },
       el || h("span", { class: "empty-discard" }),

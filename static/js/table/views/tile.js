@@ -12,12 +12,13 @@ function colourName(c) {
 /**
  * A tile face.
  * @param {string} text "R5", "F", "J", or a meld tile "R6=B5" / "J=K7"
- * @param {object} ctx {okey, ruleset, faceDown, small}
+ * @param {object} ctx {okey, rules (table_config.rules: which tile is wild; none: no tile is
+ *   marked wild), faceDown, small}
  * @returns {HTMLElement} `.tile[data-tile]` with colour class c-R/c-B/c-K/c-Y
  */
-export function tileEl(text, { okey = null, ruleset = "okey51", faceDown = false, small = false } = {}) {
+export function tileEl(text, { okey = null, rules = null, faceDown = false, small = false } = {}) {
   const { physical, represented } = splitWild(text);
-  const wild = isWild(ruleset, physical, okey);
+  const wild = !!rules && isWild(rules, physical, okey);
   const shown = represented ? face(represented) : physical === "F" ? null : face(physical);
   const classes = ["tile"];
   if (small) classes.push("small");

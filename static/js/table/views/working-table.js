@@ -27,13 +27,13 @@ export class WorkingTable {
     const laid = new Map();
     if (last && last.type === "play") for (const t of last.laid || []) laid.set(t, (laid.get(t) || 0) + 1);
     const children = work.melds.map((m, i) => {
-      const info = work.info(i);
+      const info = work.info(state.rules, i);
       const el = h("div", { class: `meld rami-meld${info.valid ? "" : " invalid"}${m.orig ? "" : " changed"}`,
         dataset: { meldIndex: String(i), drop: `meld:${i}` }, onclick: () => gesture({ type: "tap_meld", meld: i }) },
       m.tiles.map((x, k) => {
         const src = `meld:${i}:${k}`;
         // an untouched meld shows its jokers as the server wrote them (J=K7)
-        const t = tileEl(m.orig && x.t === "J" ? m.orig[k] : x.t, { ruleset: "rami", small: true });
+        const t = tileEl(m.orig && x.t === "J" ? m.orig[k] : x.t, { rules: state.rules, small: true });
         t.dataset.src = src;
         if (x.fromRack) t.classList.add("from-rack");
         if (m.orig && laid.get(x.t) > 0) { laid.set(x.t, laid.get(x.t) - 1); t.classList.add("just"); }

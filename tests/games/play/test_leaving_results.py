@@ -162,3 +162,15 @@ def test_an_absence_shorter_than_the_span_the_settings_name_is_not_leaving(alice
     record_result(game.match)
     changes = changes_of(game.match)
     assert not changes["bob"].abandoned and not Seat.objects.get(table=table, user=bob).left
+
+
+@pytest.mark.parametrize("language, heading, word", [
+    ("en", "Fair play", "3 turns"), ("fr", "Fair-play", "3 derniers tours"),
+    ("es", "Juego limpio", "3 turnos"), ("tr", "Centilmenlik", "son 3 elinizde")])
+@pytest.mark.parametrize("ruleset", ["okey51", "okey17", "rami"])
+def test_every_rules_page_says_who_has_left_in_its_language(client, language, heading, word, ruleset):
+    client.cookies["django_language"] = language
+    page = client.get(reverse("rules", args=[ruleset]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    section = page.split('id="fair-play"', 1)[1]
+    assert heading in section.split("</h2>", 1)[0] and word in section
+    assert 'href="#fair-play"' in page  # listed in the contents

@@ -38,7 +38,8 @@ class LookOnly(RefusesHiddenLookups):
 class SeatInline(LookOnly, admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("index", "user", "bot_level", "connections", "consecutive_timeouts", "autoplay", "away_turns", "left")
+    fields = ("index", "user", "bot_level", "connections", "consecutive_timeouts", "autoplay", "away_turns", "left",
+              "absent")
     can_delete = False
 
 

@@ -108,10 +108,12 @@ class Seat(models.Model):
     connections = models.PositiveSmallIntegerField(default=0)
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
     autoplay = models.BooleanField(default=False)
-    # The player left the running match (games.results: they chose "Leave the match", or,
-    # set when the match ends, they had no socket for its last OKEY_LEFT_AFTER_TURNS turns):
-    # a computer plays the seat for good, and the player is last everywhere.
+    # The player chose "Leave the match": a computer plays the seat for good, the player
+    # watches, and they are last everywhere (games.results).
     left = models.BooleanField(default=False)
+    # Set when the match ends: the player had no socket for its last OKEY_LEFT_AFTER_TURNS
+    # turns, so they left it too (games.results); they keep the seat for a rematch offer.
+    absent = models.BooleanField(default=False)
     # The seat's own turns that ended while its player had no socket at the table, since
     # their last socket closed; back to 0 when one opens or they act (games.results).
     away_turns = models.PositiveSmallIntegerField(default=0)

@@ -7,14 +7,14 @@ match page, the profile, the game record and the admin:
 
 A human has *left* a match only
 - by choosing "Leave the match" (`Seat.left`, `games.play.tables.leave_match`), or
-- by having no socket at the table for the rest of the match from some point before its
+- at an online table, by having no socket at the table for the rest of the match from some point before its
   end, a span of at least `settings.OKEY_LEFT_AFTER_TURNS` of their own turns
   (`Seat.away_turns`: the seat's turns that ended with no socket of theirs open, counted
   by the commit path and reset when a socket opens or the player acts).
 
 A seat on autoplay after two timeouts whose player still has a socket open has not left,
 and neither has a player whose phone locked for fewer turns than that span. At the end
-of the match the commit path freezes the verdict into `Seat.left` (`freeze_leavers`), so
+of the match the commit path freezes the verdict into `Seat.absent` (`freeze_leavers`), so
 a finished match reads the same whatever the settings say later.
 
 A leaver is last: behind every seat that did not leave (computers included), sharing the
@@ -41,21 +41,22 @@ def has_left(seat):
     Returns bool."""
     if not seat.user_id:
         return False
-    return bool(seat.left) or (seat.away_turns or 0) >= left_span()
+    return bool(seat.left or seat.absent) or (seat.away_turns or 0) >= left_span()
 
 
 def freeze_leavers(seats):
-    """At the end of a match, mark `left` every seat `has_left` says left (saved at once),
-    so the finished match's result no longer depends on sockets or settings. Called by the
-    commit path inside the transaction that finishes the match. Returns the set of seat
-    indexes that left."""
+    """At the end of a match, mark `absent` every seat that left by absence (saved at
+    once), so the finished match's result no longer depends on sockets or a later span.
+    `Seat.left` stays the player's own choice: an absent player still has their seat (a
+    rematch offer, their own view of the finished table). Called by the commit path inside
+    the transaction that finishes the match. Returns the set of seat indexes that left."""
     gone = set()
     for seat in seats:
         if has_left(seat):
             gone.add(seat.index)
-            if not seat.left:
-                seat.left = True
-                seat.save(update_fields=["left"])
+            if not seat.left and not seat.absent:
+                seat.absent = True
+                seat.save(update_fields=["absent"])
     return gone
 
 

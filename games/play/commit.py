@@ -179,8 +179,9 @@ class Write:
     def _count_away(self, played):
         # Leaving by absence (games.results): a turn of a human's seat that ends with no
         # socket of theirs at the table counts one more towards having left; the player
-        # acting shows they are there and starts the count again.
-        if not played:
+        # acting shows they are there and starts the count again. A solo table waits for
+        # its player (presence) and closes when they leave: nobody leaves it by absence.
+        if not played or self.table.mode != Table.Mode.ONLINE:
             return
         seat = self.seats[played[-1].seat]
         if not seat.user_id or seat.left:

@@ -123,7 +123,7 @@ def test_no_socket_for_the_last_turns_counts_as_leaving(alice, bob):
     bob_seat.refresh_from_db()
     bob_turns = Move.objects.filter(round__match=game.match, seat=bob_seat.index, version__gt=closed_at)
     assert bob_turns.values("version").distinct().count() >= results.left_span()
-    assert bob_seat.left  # frozen at the end: the match reads the same whatever comes later
+    assert bob_seat.absent and not bob_seat.left  # frozen at the end: the match reads the same whatever comes later
     presence.set_connected(bob, table.pk, True)  # back after the end: nothing changes
     record_result(game.match)
     changes = changes_of(game.match)
@@ -151,7 +151,7 @@ def test_a_socket_back_before_the_span_starts_the_count_again(alice, bob):
     game = play_out(table)
     record_result(game.match)
     assert not changes_of(game.match)["bob"].abandoned
-    assert not Seat.objects.get(pk=bob_seat.pk).left
+    assert not Seat.objects.get(pk=bob_seat.pk).absent
 
 
 @override_settings(OKEY_LEFT_AFTER_TURNS=10_000)
@@ -161,7 +161,7 @@ def test_an_absence_shorter_than_the_span_the_settings_name_is_not_leaving(alice
     game = play_out(table)
     record_result(game.match)
     changes = changes_of(game.match)
-    assert not changes["bob"].abandoned and not Seat.objects.get(table=table, user=bob).left
+    assert not changes["bob"].abandoned and not Seat.objects.get(table=table, user=bob).absent
 
 
 @pytest.mark.parametrize("language, heading, word", [

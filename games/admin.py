@@ -12,13 +12,15 @@ a staff member who needs it asks for it with a reason, and the reveal is logged.
 from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_lazy as _, pgettext
 
+from games import results
 from games.admin_reveal import HidesRunningState, RefusesHiddenLookups
 from games.arena import admin as arena_admin  # noqa: F401 - registers the arenas' admin pages
 from games.chat import admin as chat_admin  # noqa: F401 - registers the chat's admin pages
 from games.models import Game, Match, Move, Round, Seat, Table
 from games.moderation import admin_actions
+from games.snapshot import computer_label
 
 close_tables, void_matches = admin_actions()  # both ask for a reason first
 
@@ -37,7 +39,8 @@ class LookOnly(RefusesHiddenLookups):
 class SeatInline(LookOnly, admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("index", "user", "bot_level", "connections", "consecutive_timeouts", "autoplay")
+    fields = ("index", "user", "bot_level", "connections", "consecutive_timeouts", "autoplay", "away_turns", "left",
+              "absent")
     can_delete = False
 
 
@@ -51,8 +54,31 @@ class TableAdmin(LookOnly, admin.ModelAdmin):
 
 @admin.register(Match)
 class MatchAdmin(LookOnly, admin.ModelAdmin):
-    list_display = ("id", "table", "totals", "started", "finished", "recorded", "score_table")
+    list_display = ("id", "table", "totals", "result", "started", "finished", "recorded", "score_table")
     actions = [void_matches]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("table").prefetch_related("table__seats__user")
+
+    @admin.display(description=_("result"))
+    def result(self, match):
+        """The seats best first as every page shows them (`games.results`): place, name,
+        ★ for the winner, "left" for a player who left the match."""
+        if match.finished is None:
+            return "–"
+        seats = sorted(match.table.seats.all(), key=lambda seat: seat.index)
+        outcome = results.result_of(match, seats)
+        names = {seat.index: seat.user.get_username() if seat.user_id else computer_label(seat.index, seat.bot_level)
+                 for seat in seats}
+        parts = []
+        for index in outcome.order:
+            text = f"{outcome.place_of(index)}. {names.get(index, index)}"
+            if outcome.won(index):
+                text += " ★"
+            if index in outcome.left:
+                text += f" ({pgettext('player left the match', 'left')})"
+            parts.append(text)
+        return ", ".join(parts)
 
     @admin.display(description=_("score table and move log"))
     def score_table(self, match):

@@ -110,9 +110,15 @@ class Seat(models.Model):
     connections = models.PositiveSmallIntegerField(default=0)
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
     autoplay = models.BooleanField(default=False)
-    # The player left the running match: a computer plays the seat for good (autoplay that
-    # never ends), and the match is rated as an abandonment (leaderboards.recording).
+    # The player chose "Leave the match": a computer plays the seat for good, the player
+    # watches, and they are last everywhere (games.results).
     left = models.BooleanField(default=False)
+    # Set when the match ends: the player had no socket for its last OKEY_LEFT_AFTER_TURNS
+    # turns, so they left it too (games.results); they keep the seat for a rematch offer.
+    absent = models.BooleanField(default=False)
+    # The seat's own turns that ended while its player had no socket at the table, since
+    # their last socket closed; back to 0 when one opens or they act (games.results).
+    away_turns = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["table", "index"]

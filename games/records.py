@@ -11,6 +11,7 @@ from datetime import timezone as dt_timezone
 
 from django.utils import translation
 
+from games import results
 from games.bots.selfplay import TABLE_ID as SELFPLAY_TABLE_ID
 from games.engine import api, fairdeal
 from games.models import Move, Seat
@@ -108,13 +109,19 @@ def finished_rounds(match):
 
 
 def header_of(match, seats=None):
-    """The record of `match` without rounds (its `rounds` empty): players, dates, totals."""
+    """The record of `match` without rounds (its `rounds` empty): players, dates, totals,
+    and once the match is over its standings and `left` (the seats whose player left the
+    match, last in the standings: `games.results`)."""
     table = match.table
     if seats is None:
         seats = list(Seat.objects.filter(table=table).select_related("user", "user__player_settings")
                      .order_by("index"))
-    return record(table.ruleset, table.options, table.mode, table.pk, table.move_time, match.started,
-                  match.finished, players_of(table, seats), [], match.totals, match.standings)
+    outcome = results.result_of(match, seats) if match.finished is not None else None
+    out = record(table.ruleset, table.options, table.mode, table.pk, table.move_time, match.started,
+                 match.finished, players_of(table, seats), [], match.totals,
+                 outcome.order if outcome else match.standings)
+    out["left"] = sorted(outcome.left) if outcome else []
+    return out
 
 
 def match_record(match, seats=None):

@@ -18,7 +18,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from accounts.player_settings import display_name
-from games import history, seeding_state
+from games import history, results, seeding_state
 from games.engine import api
 from games.errors import TableError
 from games.models import BOT_LEVEL_CHOICES, Game, Move, Seat, Table, ruleset_name
@@ -44,14 +44,16 @@ def players_info(table, seats):
     """Per seat of `table` (`seats` in seat order, with their users): {"name" (display
     name; a computer's is `computer_label`, in the active language), "user" (username),
     "computer" (bot level or None), "connected", "autoplay", "empty", "left" (humans: the
-    player left the match, a computer plays the seat for good), "team" (okey51
+    player left the match, `results.has_left`: they chose to, or had no socket for their
+    last OKEY_LEFT_AFTER_TURNS turns; a computer plays the seat), "team" (okey51
     teams: 0 for seats 0+2, 1 for seats 1+3; else None)}."""
     teams = api.ruleset(table.ruleset).team_totals(table.options, [0] * len(seats)) is not None
     out = []
     for seat in seats:
         if seat.user_id:
             info = {"name": display_name(seat.user), "user": seat.user.get_username(), "computer": None,
-                    "connected": seat.connected, "autoplay": seat.autoplay, "empty": False, "left": seat.left}
+                    "connected": seat.connected, "autoplay": seat.autoplay, "empty": False,
+                    "left": results.has_left(seat)}
         elif seat.bot_level:
             info = {"name": computer_label(seat.index, seat.bot_level), "user": None, "computer": seat.bot_level,
                     "connected": True, "autoplay": False, "empty": False}
@@ -63,13 +65,15 @@ def players_info(table, seats):
     return out
 
 
-def round_end_frame(game, table):
+def round_end_frame(game, table, seats=None):
     """The public score table of the game's round once it is over (PROTOCOL.md
     `round_end`): {version, round_index, scores, penalties, round_totals, totals (match so
     far), result, commitment (published before the deal) with what checks it, revealed now
     (docs/fair-deals.md): server_seed, client_seeds (per seat), algorithm; match_over,
-    standings, team_totals, penalty_events [{seat, amount, reason, tile, by}], next_round_at
-    (epoch ms or None)}. Points everywhere; no rack but the engine's public `result`."""
+    standings (seats best first, leavers last: `games.results`), left (the seats that left
+    the match, once it is over; else []), team_totals, penalty_events [{seat, amount,
+    reason, tile, by}], next_round_at (epoch ms or None)}. Points everywhere; no rack but
+    the engine's public `result`. `seats`: the table's Seats (None: read here)."""
     rnd, match = game.round, game.match
     return {
         "version": game.version,
@@ -85,10 +89,17 @@ def round_end_frame(game, table):
         "algorithm": rnd.algorithm,
         "match_over": match.finished is not None,
         "standings": match.standings,
+        "left": _left_seats(table, seats) if match.finished else [],
         "team_totals": api.ruleset(table.ruleset).team_totals(table.options, match.totals),
         "penalty_events": rnd.penalty_events or [],
         "next_round_at": _epoch_ms(game.deadline) if game.deadline_kind == Game.Deadline.NEXT_ROUND else None,
     }
+
+
+def _left_seats(table, seats):
+    if seats is None:
+        seats = Seat.objects.filter(table=table).order_by("index")
+    return sorted(seat.index for seat in seats if results.has_left(seat))
 
 
 MOVE_FIELDS = ("number", "seat", "actor", "action", "result", "events", "draw_no", "version")  # a history row
@@ -191,7 +202,7 @@ def view_for(game, table, seats, seat_index, moves=None):
             log.exception("penalty_tiles failed at table %s", table.pk)
             view["penalty_tiles"] = []
     if rnd and rnd.is_over:
-        view["round_end"] = round_end_frame(game, table)
+        view["round_end"] = round_end_frame(game, table, seats)
     if game.deadline_kind == Game.Deadline.SEED:  # the next round's commitment, before its deal
         view["seeding"] = seeding_state.seeding_frame(game)
     if moves is not None:

@@ -20,7 +20,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.player_settings import PlayerSettings
-from games import hints, invite_limits, invites, records, replays
+from games import hints, invite_limits, invites, records, replays, results
 from games.arena import views as arena_views
 from games.arena.models import Arena
 from games.engine import api, fairdeal
@@ -381,17 +381,19 @@ def match_page(request, table_id):
             item["moves"] = replays.move_lines(entry["moves"], names)
             item["seeds"] = [{"seat": i, "player": players[i], "seed": seed} for i, seed in enumerate(rnd.client_seeds)]
         rounds.append(item)
+    # The result by its one definition (games.results): a player who left is last, no ★.
+    outcome = results.result_of(match, seats)
     standings = []
-    if match.standings:
-        standings = [{"rank": rank + 1, "seat": s, "player": players[s], "total": match.totals[s]}
-                     for rank, s in enumerate(match.standings)]
-    totals = [{"seat": i, "player": p, "total": match.totals[i]} for i, p in enumerate(players)]
+    if match.finished is not None:
+        standings = [{"rank": outcome.place_of(s), "seat": s, "player": players[s], "total": match.totals[s],
+                      "won": outcome.won(s), "left": s in outcome.left} for s in outcome.order]
+    totals = [{"seat": i, "player": p, "total": match.totals[i], "left": bool(p.get("left"))}
+              for i, p in enumerate(players)]
     teams = api.ruleset(table.ruleset).team_totals(table.options, match.totals)
     team_rows = []
     if teams is not None:
-        team_rows = sorted(
-            ({"team": t, "members": [names[t], names[t + 2]], "total": teams[t]} for t in (0, 1)),
-            key=lambda row: (row["total"], row["team"]))
+        team_rows = [{"team": t, "members": [names[t], names[t + 2]], "total": teams[t]}
+                     for t in outcome.team_order]
     deal_data = {"table_id": table.pk, "header": {k: header[k] for k in ("format", "ruleset", "table_id", "players")},
                  "rounds": deals}
     return render(request, "games/match.html", {

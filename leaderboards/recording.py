@@ -20,6 +20,7 @@ from django.db import connection, transaction
 from django.db.models import Count
 from django.utils import timezone
 
+from games import results
 from games.arena.models import ArenaTable
 from games.engine import api
 from games.models import Match, Move, Seat, Table
@@ -36,11 +37,12 @@ def _lock(name):
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [zlib.crc32(name.encode())])
 
 
-def _human_seats(match):
-    """[(seat index, user id, abandoned)] of the match's human seats. Abandoned: the computer
-    was playing the seat when the match ended (RULES.md §6 autoplay), or the player left it."""
-    seats = Seat.objects.filter(table_id=match.table_id, user__isnull=False).order_by("index")
-    return [(s.index, s.user_id, s.autoplay or s.left) for s in seats]
+def _human_seats(seats):
+    """[(seat index, user id, abandoned)] of the match's human seats. Abandoned: the player
+    left the match (`games.results.has_left`: they chose to, or had no socket at the table
+    for its last OKEY_LEFT_AFTER_TURNS turns). A seat on autoplay after timeouts whose
+    player kept a socket open is rated by its place like any other."""
+    return [(s.index, s.user_id, results.has_left(s)) for s in seats if s.user_id]
 
 
 def rated_teams(match):
@@ -48,8 +50,9 @@ def rated_teams(match):
 
     Returns (teams, places, winners): `teams` — list of lists of (seat, user id, abandoned),
     one list per rated side (a player, or an okey51 team with at least one human);
-    `places` — one int per side, 1 = best (`ratings.places`; an abandoning side is last);
-    `winners` — set of seats of the side with the best match total overall.
+    `places` — one int per side, 1 = best (`ratings.places`; a side with a player who left
+    is last); `winners` — set of seats that won (`games.results.match_result`: the best
+    seat or team overall, never one that left; the "Wins" of the ratings).
     Unrated: not an online table, not finished, voided, a casual arena's, or fewer than two
     humans / sides.
     """
@@ -60,20 +63,19 @@ def rated_teams(match):
         return None
     if ArenaTable.objects.filter(table_id=match.table_id, arena__rated=False).exists():
         return None  # a casual arena's match
-    humans = _human_seats(match)
+    seats = list(Seat.objects.filter(table_id=match.table_id).order_by("index"))
+    humans = _human_seats(seats)
     if len({user for _seat, user, _ab in humans}) < 2:
         return None
     rules = api.ruleset(table.ruleset)
     team_totals = rules.team_totals(table.options, match.totals)
+    winners = set(results.match_result(table, match.totals, seats).winners)
     if team_totals is not None:
         sides = [[h for h in humans if h[0] % 2 == team] for team in (0, 1)]
         side_totals = list(team_totals)
-        best_team = min(range(2), key=lambda t: (team_totals[t], t))
-        winners = {s for s in range(len(match.totals)) if s % 2 == best_team}
     else:
         sides = [[h] for h in humans]
         side_totals = [match.totals[h[0]] for h in humans]
-        winners = {rules.standings(table.options, match.totals)[0]}
     keep = [i for i, side in enumerate(sides) if side]
     if len(keep) < 2:
         return None

@@ -4,19 +4,11 @@ Per ruleset: matches played, wins, rounds, average round total (okey: points aga
 lower is better; rami: score), openings (rounds in which the player opened) and
 in-round penalties taken (points). Voided matches do not count.
 """
-from games.engine import api
 from games.models import Match, Round, Seat
+from games.results import result_of
 from leaderboards.models import RatingChange
 
 MAX_MATCHES = 300  # the most recent matches the figures are computed over
-
-
-def _won(match, seat):
-    table = match.table
-    teams = api.ruleset(table.ruleset).team_totals(table.options, match.totals)
-    if teams is not None:
-        return seat % 2 == min(range(2), key=lambda t: (teams[t], t))
-    return bool(match.standings) and match.standings[0] == seat
 
 
 def player_stats(user, recent=10):
@@ -24,20 +16,27 @@ def player_stats(user, recent=10):
 
     Returns {"rulesets": {ruleset: {"matches", "wins", "rounds", "average_round" (float
     points or None), "openings", "penalties" (points)}}, "recent": [{"match", "table",
-    "ruleset", "mode", "finished", "seat", "total", "place", "won", "delta" (rating points
-    or None)}, ...] newest first, at most `recent`}.
+    "ruleset", "mode", "finished", "seat", "total", "place" (1 = best, `games.results`:
+    a player who left is last), "won" (★), "left" (the player left the match), "delta"
+    (rating points or None)}, ...] newest first, at most `recent`}.
     """
     seats = dict(Seat.objects.filter(user=user, table__match__finished__isnull=False)
                  .values_list("table_id", "index"))
     matches = list(Match.objects.select_related("table").filter(table_id__in=seats.keys(), void__isnull=True)
                    .order_by("-finished", "-pk")[:MAX_MATCHES])
+    # Wins and places by the one definition of a result (`games.results`): a player who
+    # left is last and never wins, whatever their total.
+    table_seats = {}
+    for row in Seat.objects.filter(table_id__in=[m.table_id for m in matches]).order_by("table_id", "index"):
+        table_seats.setdefault(row.table_id, []).append(row)
+    outcome = {m.pk: result_of(m, table_seats.get(m.table_id, [])) for m in matches}
     per = {}
     for match in matches:
         seat = seats[match.table_id]
         row = per.setdefault(match.table.ruleset, {"matches": 0, "wins": 0, "rounds": 0, "round_sum": 0,
                                                    "openings": 0, "penalties": 0})
         row["matches"] += 1
-        row["wins"] += 1 if _won(match, seat) else 0
+        row["wins"] += 1 if outcome[match.pk].won(seat) else 0
     by_id = {m.pk: m for m in matches}
     rounds = Round.objects.filter(match_id__in=by_id.keys(), finished__isnull=False).only(
         "match_id", "totals", "penalties", "final_position")
@@ -63,8 +62,9 @@ def player_stats(user, recent=10):
         latest.append({
             "match": match, "table": match.table, "ruleset": match.table.ruleset, "mode": match.table.mode,
             "finished": match.finished, "seat": seat, "total": match.totals[seat] if match.totals else None,
-            "place": match.standings.index(seat) + 1 if match.standings else None,
-            "won": _won(match, seat), "delta": deltas.get(match.pk),
+            "place": outcome[match.pk].place_of(seat) if match.totals else None,
+            "won": outcome[match.pk].won(seat), "left": seat in outcome[match.pk].left,
+            "delta": deltas.get(match.pk),
         })
     return {"rulesets": dict(sorted(per.items())), "recent": latest}
 

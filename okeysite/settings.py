@@ -277,6 +277,10 @@ OKEY_DISCONNECT_GRACE = env_float("OKEY_DISCONNECT_GRACE", 5.0)
 # The seeding window before each deal (docs/fair-deals.md §1): the seats' browsers send
 # their client seeds after seeing the round's commitment; 0 deals at once with empty seeds.
 OKEY_SEED_WINDOW = env_float("OKEY_SEED_WINDOW", 3.0)
+# A player with no socket at the table for this many of their own turns, up to the end of
+# the match, has left it like one who chose "Leave the match": last place, no win
+# (games.results, docs/results.md).
+OKEY_LEFT_AFTER_TURNS = int(env_float("OKEY_LEFT_AFTER_TURNS", 3))
 OKEY_DEFAULT_MOVE_TIME = int(env_float("OKEY_DEFAULT_MOVE_TIME", 30))  # RULES.md §6, D-16
 # "Play now": how long a quick-match table waits for other players before computers fill it.
 OKEY_QUICK_MATCH_WAIT = env_float("OKEY_QUICK_MATCH_WAIT", 20.0)

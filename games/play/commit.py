@@ -110,12 +110,13 @@ class Write:
             game.position = position
         game.version += 1
         self._log(played)
+        self._count_away(played)
         ended = game.position is not None and api.is_over(game.position) and not game.round.is_over
         if ended:
-            rounds.finish_round(game, table, now)
+            rounds.finish_round(game, table, now, self.seats)
         self._arm(now, ended, any(p.actor != Move.Actor.HUMAN for p in played))
         prepared.save_row(game)
-        round_end = snapshot.round_end_frame(game, table) if ended else None
+        round_end = snapshot.round_end_frame(game, table, self.seats) if ended else None
         self._after_commit(refresh, origin, round_end, ended and game.match.finished is not None)
         return round_end
 
@@ -173,6 +174,26 @@ class Write:
         prepared.insert_rows(moves)
         rows = rows + [{name: getattr(move, name) for name in snapshot.MOVE_FIELDS} for move in moves]
         self._moves = (round_id, rows[-(history.LIMIT + 1):])
+
+    def _count_away(self, played):
+        # Leaving by absence (games.results): a turn of a human's seat that ends with no
+        # socket of theirs at the table counts one more towards having left; the player
+        # acting shows they are there and starts the count again. A solo table waits for
+        # its player (presence) and closes when they leave: nobody leaves it by absence.
+        if not played or self.table.mode != Table.Mode.ONLINE:
+            return
+        seat = self.seats[played[-1].seat]
+        if not seat.user_id or seat.left:
+            return
+        if any(p.seat == seat.index and p.actor == Move.Actor.HUMAN for p in played):
+            away = 0
+        else:
+            position = self.game.position
+            ended = api.is_over(position) or position.get("turn") != seat.index
+            away = seat.away_turns + 1 if ended and not seat.connected else seat.away_turns
+        if away != seat.away_turns:
+            seat.away_turns = away
+            seat.save(update_fields=["away_turns"])
 
     def _arm(self, now, round_ended, computer_acted):
         """Apply the one deadline of the state just reached (`timers.next_deadline`, which

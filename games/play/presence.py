@@ -97,6 +97,8 @@ def _seat_connects(write, seat, origin):
     handover = seat.autoplay and _give_back(write, seat)  # who plays the seat to move changes
     seat.autoplay = False
     seat.consecutive_timeouts = 0
+    if write.table.status == Table.Status.PLAYING:  # a finished match's verdict stays (games.results)
+        seat.away_turns = 0  # back at the table: the count towards having left starts again
     return before, handover
 
 
@@ -111,7 +113,7 @@ def _seat_disconnects(write, seat):
 
 
 def _publish(write, seat, before, handover, origin=None):
-    seat.save(update_fields=["connections", "autoplay", "consecutive_timeouts"])
+    seat.save(update_fields=["connections", "autoplay", "consecutive_timeouts", "away_turns"])
     if handover:
         write.commit(refresh=True, origin=origin)
     elif (seat.connected, seat.autoplay) != before:  # a second tab changes nothing others see

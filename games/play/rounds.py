@@ -13,6 +13,7 @@ window between the two (`games.play.seeding`) collects those seeds in the round'
 """
 from django.utils import timezone
 
+from games import results
 from games.engine import api, fairdeal
 from games.models import Match, Move, Round, Seat, Table
 
@@ -86,15 +87,17 @@ def deal_round(game, table, match, index, client_seeds=None):
     return position
 
 
-def finish_round(game, table, now):
+def finish_round(game, table, now, seats=None):
     """Store the results of the game's round, whose position is over, and add them to the
     match (RULES.md §3-§5 scores, in-round penalties).
 
     The round's penalty events are its moves' stored events in play order (the engine
     reported them with each step; nothing is replayed). When the match is over
-    (`match_over` of the ruleset) it gets its end time and standings (team-aware,
-    `standings`) and the table is finished. `now`: aware datetime.
-    Returns True when the match is over.
+    (`match_over` of the ruleset) it gets its end time and standings, and the table is
+    finished: the seats that left are marked so for good (`results.freeze_leavers`) and
+    the standings are the result's order (`results.match_result`: team-aware, leavers
+    last). `now`: aware datetime; `seats`: the table's Seats in seat order (None: read
+    here). Returns True when the match is over.
     """
     position = game.position
     rnd = game.round
@@ -113,7 +116,10 @@ def finish_round(game, table, now):
     over = rules.match_over(table.options, table.players, match.totals, rnd.index + 1)
     if over:
         match.finished = now
-        match.standings = rules.standings(table.options, match.totals)
+        if seats is None:
+            seats = list(Seat.objects.filter(table=table).order_by("index"))
+        results.freeze_leavers(seats)
+        match.standings = results.match_result(table, match.totals, seats).order
         table.status = Table.Status.FINISHED
         table.save(update_fields=["status"])
     match.save()

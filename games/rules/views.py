@@ -10,10 +10,11 @@ import re
 
 from django.http import Http404
 from django.shortcuts import render
-from django.template.loader import select_template
+from django.template.loader import render_to_string, select_template
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, pgettext, pgettext_lazy
 
+from games import results
 from games.engine import api
 
 from .examples import EXAMPLES
@@ -52,6 +53,8 @@ def ruleset_page(request, ruleset: str):
     language = (get_language() or "en").split("-")[0]
     body_template = select_template([f"rules/{ruleset}/{language}.html", f"rules/{ruleset}/en.html"])
     body = body_template.render({"ex": render_examples(ruleset)}, request)
+    # One "Fair play" section for every game: who has left a match (games.results).
+    body += render_to_string("rules/_fair_play.html", {"span": results.left_span()}, request)
     intro, _, rest = body.partition("<h2 ")  # the lead paragraph goes above the contents
     name = api.ruleset(ruleset).name
     legend = [{"tile": tile_view(f"{colour}7", ruleset), "name": COLOUR_NAMES[colour], "mark": MARKS[colour]}

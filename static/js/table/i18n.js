@@ -8,6 +8,12 @@ export function _(text) {
   return typeof g.gettext === "function" ? g.gettext(text) : text;
 }
 
+/** Translate a message id in a context (context, text) -> string: a short word such as
+ * "left" means different things in different places, and translators need to know which. */
+export function pgettext(context, text) {
+  return typeof g.pgettext === "function" ? g.pgettext(context, text) : text;
+}
+
 /** Plural form: (singular, plural, count) -> string. */
 export function ngettext(singular, plural, count) {
   if (typeof g.ngettext === "function") return g.ngettext(singular, plural, count);

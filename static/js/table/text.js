@@ -1,6 +1,6 @@
 // Words the table shows about players and moves. Pure: a view (PROTOCOL.md) in, a
 // translated string out; the views put them on screen.
-import { _, fmt } from "./i18n.js";
+import { _, fmt, pgettext } from "./i18n.js";
 import { moveLine, summary, tileName } from "./moves.js";
 
 // computer levels as the server names them (games/models.py BOT_LEVEL_CHOICES)
@@ -19,12 +19,16 @@ export function playerName(view, seat) {
 }
 
 /**
- * A label under a human's name when a computer plays their seat for now
- * (timeouts, or a disconnect at an online table: RULES.md §6), else null. Computer seats are named
+ * A label under a human's name: "left" once the player left the match (they chose to, or
+ * had no socket for their last turns: the server's games/results.py says so in
+ * players[s].left), which a computer then plays to the end; "a computer plays for now"
+ * while a computer plays the seat of a player who is still there (timeouts, or a
+ * disconnect at an online table: RULES.md §6); else null. Computer seats are named
  * "Computer · level" by playerName (PLAYERS.md complaint 2).
  */
 export function playerLabel(view, seat) {
   const p = (view.players || [])[seat] || {};
+  if (p.left && p.name) return pgettext("player left the match", "left");
   if (p.autoplay && p.name) return _("a computer plays for now");
   return null;
 }

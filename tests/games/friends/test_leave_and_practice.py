@@ -30,9 +30,10 @@ def test_a_player_who_leaves_is_played_by_a_computer_and_rated_last(alice, bob):
     outcome = turns.submit_action(bob, table.pk, {"type": "draw"}, game.version)
     assert outcome.code == "not_seated"
     assert Seat.objects.get(pk=seat.pk).autoplay
-    game = play_out(table)  # alice's turns time out too, putting her on autoplay
+    presence.set_connected(alice, table.pk, True)  # alice stays at the table, socket open
+    game = play_out(table)  # alice's turns time out too, putting her on autoplay: not leaving
     assert game.match.finished is not None
-    presence.resume_seat(alice, table.pk)  # she is back at the end; bob left for good
+    assert Seat.objects.get(table=table, user=alice).autoplay
     assert presence.resume_seat(bob, table.pk) is None
     record_result(game.match)
     changes = {c.user_id: c for c in RatingChange.objects.filter(match=game.match)}

@@ -1,7 +1,7 @@
 // The overlay over the table: the round's score table (PROTOCOL.md `round_end`) with
 // the countdown to the next round, and the match-over standings with the way back to
 // the lobby.
-import { _, fmt } from "../i18n.js";
+import { _, fmt, pgettext } from "../i18n.js";
 import { matchOver } from "../selectors.js";
 import { endReasonText, penaltyText, playerLabel, playerName } from "../text.js";
 import { h } from "./dom.js";
@@ -130,13 +130,16 @@ export class ScoreOverlay {
   renderMatchOver(state) {
     const v = state.view;
     if (!v || !matchOver(state) || state.matchOverClosed) { this.matchOver.hidden = true; return; }
-    const totals = (state.matchEnded && state.matchEnded.totals) || (v.round_end && v.round_end.totals) || v.totals || [];
-    const high = this.ctx.controller.highestWins;
-    const order = totals.map((t, s) => s).sort((a, b) => (high ? totals[b] - totals[a] : totals[a] - totals[b]) || a - b);
+    const ended = state.matchEnded || v.round_end || {};
+    const totals = ended.totals || (v.round_end && v.round_end.totals) || v.totals || [];
+    const order = matchOrder(v, ended, totals, this.ctx.controller.highestWins);
+    const left = leftSeats(v, ended);
     this.matchOver.replaceChildren(
       h("h2", {}, _("Match over")),
-      h("ol", { class: "standings" }, order.map((s) => h("li", { class: s === v.seat ? "me" : "" }, playerName(v, s), " — ", String(totals[s])))),
-      ...[teamStandings(v, totals)].filter(Boolean),   // replaceChildren would write null as "null"
+      h("ol", { class: "standings" }, order.map((s) => h("li", { class: `${s === v.seat ? "me" : ""}${left.has(s) ? " left" : ""}`, dataset: { seat: String(s) } },
+        playerName(v, s), " — ", String(totals[s]),
+        left.has(s) ? h("small", { class: "who-label" }, " ", pgettext("player left the match", "left")) : null))),
+      ...[teamStandings(v, totals, left)].filter(Boolean),   // replaceChildren would write null as "null"
       h("div", { class: "match-over-links" },
         h("a", { class: "btn primary", href: this.ctx.lobbyUrl, id: "back-to-lobby" }, _("Back to the lobby")),
         matchUrl(this.ctx.config) ? h("a", { class: "btn", href: matchUrl(this.ctx.config), id: "match-page-link" }, _("Match page")) : "",
@@ -152,15 +155,38 @@ export class ScoreOverlay {
   }
 }
 
+/**
+ * The match's seats best first: the server's standings (games/results.py: a player who
+ * left is last whatever their total), else by total (okey lowest first, rami highest),
+ * ties by seat, with the seats that left after every other.
+ */
+export function matchOrder(v, ended, totals, highestWins) {
+  const standings = ended.standings || (v.round_end && v.round_end.standings);
+  if (Array.isArray(standings) && standings.length === totals.length) return standings.slice();
+  const left = leftSeats(v, ended);
+  return totals.map((t, s) => s).sort((a, b) => (left.has(a) - left.has(b))
+    || (highestWins ? totals[b] - totals[a] : totals[a] - totals[b]) || a - b);
+}
+
+/** The seats whose player left the match (round_end.left, else players[s].left), as a Set. */
+export function leftSeats(v, ended) {
+  const listed = ended.left || (v.round_end && v.round_end.left);
+  if (Array.isArray(listed) && listed.length) return new Set(listed);
+  return new Set((v.players || []).map((p, s) => (p && p.left ? s : -1)).filter((s) => s >= 0));
+}
+
 /** The match page's address from the page's table_config, or null. */
 function matchUrl(config) {
   return (config && config.urls && config.urls.match) || null;
 }
 
-/** okey51 team play: the two teams (seats 0+2, 1+3), lowest total first (RULES.md §3). */
-function teamStandings(v, totals) {
+/** okey51 team play: the two teams (seats 0+2, 1+3), lowest total first (RULES.md §3), a
+ * team with a player who left after the other (games/results.py). */
+function teamStandings(v, totals, left = new Set()) {
   if (!(v.options && v.options.teams) || totals.length !== 4) return null;
-  const teams = [0, 1].map((a) => ({ a, total: totals[a] + totals[a + 2] })).sort((x, y) => x.total - y.total || x.a - y.a);
+  const gone = (a) => Number(left.has(a) || left.has(a + 2));
+  const teams = [0, 1].map((a) => ({ a, total: totals[a] + totals[a + 2] }))
+    .sort((x, y) => gone(x.a) - gone(y.a) || x.total - y.total || x.a - y.a);
   return h("ol", { class: "standings team-standings" }, teams.map((t) => h("li", { class: v.seat === t.a || v.seat === t.a + 2 ? "me" : "" },
     fmt(_("Team %(a)s & %(b)s"), { a: playerName(v, t.a), b: playerName(v, t.a + 2) }), " — ", String(t.total))));
 }

@@ -70,7 +70,7 @@ export class Seats {
     const name = h("div", { class: "seat-name" }, playerName(v, s), away ? h("span", { class: "away-dot", title: _("disconnected") }, "●") : null);
     if (!started(state)) return h("div", { class: `seat-card${away ? " away" : ""}`, dataset }, name);
     const partner = v.options && v.options.teams && seated(state) && s !== v.seat && (s - v.seat) % 2 === 0;
-    const label = partner ? _("partner") : playerLabel(v, s);
+    const label = partner && !p.left ? _("partner") : playerLabel(v, s);
     const count = (v.rack_counts || [])[s];
     const pen = (v.penalty || [])[s] || 0;
     return h("div", { class: `seat-card${v.turn === s && !roundOver(state) ? " active" : ""}${away ? " away" : ""}`, dataset },

@@ -277,6 +277,9 @@ OKEY_DISCONNECT_GRACE = env_float("OKEY_DISCONNECT_GRACE", 5.0)
 # The seeding window before each deal (docs/fair-deals.md §1): the seats' browsers send
 # their client seeds after seeing the round's commitment; 0 deals at once with empty seeds.
 OKEY_SEED_WINDOW = env_float("OKEY_SEED_WINDOW", 3.0)
+# Solo tables (okeysite-shuffle-2, docs/fair-deals.md §10): the first deal waits for the
+# player's seed, at most this long (a page that never loads must not hold the table forever).
+OKEY_SOLO_SEED_CAP = env_float("OKEY_SOLO_SEED_CAP", 120.0)
 OKEY_DEFAULT_MOVE_TIME = int(env_float("OKEY_DEFAULT_MOVE_TIME", 30))  # RULES.md §6, D-16
 # "Play now": how long a quick-match table waits for other players before computers fill it.
 OKEY_QUICK_MATCH_WAIT = env_float("OKEY_QUICK_MATCH_WAIT", 20.0)

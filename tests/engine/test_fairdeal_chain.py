@@ -200,7 +200,8 @@ def test_the_browser_module_deals_and_verifies_shuffle_2_exactly_as_python():
         query = {"op": "verify", "round": round_record, "header": header}
         if mutation == 4:
             seat = rng.randrange(q["players"])
-            query["seen"] = {"seat": seat, "chain_tip": chain[0], "client_seed": rng.choice(("mine", q["client_seeds"][seat]))}
+            query["seen"] = {"seat": seat, "chain_tip": chain[0],
+                             "client_seed": rng.choice(("mine", q["client_seeds"][seat]))}
         queries.append(query)
     proc = subprocess.run([node, str(Path(__file__).with_name("fairdeal2_node.mjs"))], cwd=ROOT,
                           input="\n".join(json.dumps(q) for q in queries), capture_output=True, text=True, timeout=600)

@@ -1,4 +1,5 @@
-"""The seeding window on the live socket (tables from before the hash chain): the `seeding` frame reaches the table before
+"""The seeding window on the live socket (tables from before the hash chain):
+ the `seeding` frame reaches the table before
 the deal, `seed` is answered `seeded` (canonical form) or an error that leaves the socket
 usable, and a spectator's seed is refused."""
 import pytest

@@ -1,4 +1,5 @@
-"""The seeding window before each deal of a table from before the hash chain (games.play.seeding, docs/fair-deals.md §1): the
+"""The seeding window before each deal of a table from before the hash chain
+(games.play.seeding, docs/fair-deals.md §1): the
 commitment is public before the deal, the connected humans' seeds go into it, a missing
 seed is "", and refused seeds change nothing."""
 from datetime import timedelta

@@ -361,8 +361,8 @@ def match_page(request, table_id):
         item = {"round": rnd, "rows": [], "moves": [], "seeds": []}
         if rnd.is_over:
             entry = records.stored_round(rnd)
-            deals.append({key: entry[key] for key in ("number", "shuffle", "first", "commitment", "server_seed",
-                                                      "client_seeds", "initial")})
+            deals.append({key: entry[key] for key in ("number", "shuffle", "first", "chain_tip", "commitment",
+                                                      "server_seed", "client_seeds", "initial") if key in entry})
             events = rnd.penalty_events or []
             for i, player in enumerate(players):
                 item["rows"].append({"seat": i, "player": player, "score": rnd.scores[i] if rnd.scores else None,

@@ -25,6 +25,7 @@ from games.engine import api, fairdeal
 from games.errors import TableError, error_message
 from games.forms import CreateTableForm, available_rulesets
 from games.models import Match, Seat, Table
+from games.module_graph import module_closure
 from games.move_text import describe_penalty
 from games.play import quickmatch, rematch, tables
 from games.snapshot import open_tables, players_info
@@ -185,6 +186,8 @@ def table_page(request, table_id):
         # and watching.js can only show a block that is on the page.
         "can_rematch": playing and table.status != Table.Status.CLOSED,
         "table_config": _table_config(request, table, seat_index),
+        # the whole module graph fetched at once, not one import level per round trip
+        "table_modules": module_closure("js/table/main.js", "js/table-extras.js"),
     }
     # The fallback page is only used until the table client's template exists.
     return render(request, ["games/table.html", "games/table_fallback.html"], context)

@@ -68,6 +68,13 @@ class Table(models.Model):
     # Rematch (games.play.rematch): the finished table points at the rematch offered from it;
     # the rematch table holds the invited humans' answers {user id: None | "yes" | "no"} and
     # when it starts anyway, with computers in the seats of those who declined or are silent.
+    # The match's hash chain of server seeds (docs/fair-deals.md §10, okeysite-shuffle-2),
+    # drawn when the table is created: `chain_tip` is public from then on, before anyone
+    # takes a seat; `chain_seed` (the last round's seed, every other one derives from it)
+    # stays secret; `chain_length` rounds can be dealt from it.
+    chain_tip = models.CharField(max_length=64, blank=True, default="")
+    chain_seed = models.CharField(max_length=64, blank=True, default="")
+    chain_length = models.PositiveSmallIntegerField(default=0)
     rematch_table = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     rematch_answers = models.JSONField(default=dict, blank=True)
     rematch_deadline = models.DateTimeField(null=True, blank=True)
@@ -119,6 +126,9 @@ class Seat(models.Model):
     # The seat's own turns that ended while its player had no socket at the table, since
     # their last socket closed; back to 0 when one opens or they act (games.results).
     away_turns = models.PositiveSmallIntegerField(default=0)
+    # The client seed the seat's browser sent for the whole match after seeing the table's
+    # chain tip (canonical, docs/fair-deals.md §10); None: nothing sent yet.
+    client_seed = models.CharField(max_length=300, null=True, blank=True)
 
     class Meta:
         ordering = ["table", "index"]
@@ -186,7 +196,8 @@ class Round(models.Model):
     server_seed = models.CharField(max_length=100)  # secret until the round is over
     commitment = models.CharField(max_length=64)
     client_seeds = models.JSONField(default=list)  # canonical, one per seat ("" for computers)
-    algorithm = models.CharField(max_length=40)  # fairdeal.ALGORITHM, or LEGACY_SHUFFLE
+    algorithm = models.CharField(max_length=40)  # fairdeal.SHUFFLE_2 (or _1), or LEGACY_SHUFFLE
+    chain_tip = models.CharField(max_length=64, blank=True, default="")  # shuffle-2: the table's chain tip
     first = models.PositiveSmallIntegerField(default=0)
     initial_position = models.JSONField(null=True, blank=True)  # null: committed, not dealt yet
     final_position = models.JSONField(null=True, blank=True)

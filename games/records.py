@@ -51,15 +51,19 @@ def result_entry(end, scores, penalties, totals):
 
 
 def round_entry(number, algorithm, first, commitment, server_seed, client_seeds, initial, moves, result,
-                started=None, finished=None):
+                started=None, finished=None, chain_tip=None):
     """One `rounds[i]` entry (docs/game-record.md "A round") from plain values: `number`
     (1 = the first round), `algorithm` (the `shuffle` id), `first` (seat), `commitment`,
     `server_seed` (None while secret), `client_seeds` (one per seat), `initial` (the dealt
     position), `moves` (list of move entries), `result` (`result_entry` or None),
-    `started`/`finished` (aware datetimes or None)."""
-    return {"number": number, "shuffle": algorithm, "first": first, "started": iso(started),
-            "finished": iso(finished), "commitment": commitment, "server_seed": server_seed,
-            "client_seeds": list(client_seeds), "initial": initial, "moves": moves, "result": result}
+    `started`/`finished` (aware datetimes or None), `chain_tip` (okeysite-shuffle-2: the
+    match's hash chain tip, written only for those rounds)."""
+    out = {"number": number, "shuffle": algorithm, "first": first, "started": iso(started),
+           "finished": iso(finished), "commitment": commitment, "server_seed": server_seed,
+           "client_seeds": list(client_seeds), "initial": initial, "moves": moves, "result": result}
+    if algorithm == fairdeal.SHUFFLE_2:
+        out["chain_tip"] = chain_tip
+    return out
 
 
 def move_entry(number, seat, actor, action, result, penalties):
@@ -100,7 +104,8 @@ def stored_round(rnd, reveal=False):
         result = result_entry(rnd.result, rnd.scores or [], rnd.penalties or [], rnd.totals or [])
     return round_entry(rnd.number, rnd.algorithm, rnd.first, rnd.commitment,
                        rnd.server_seed if reveal else rnd.revealed_server_seed, rnd.client_seeds,
-                       rnd.initial_position, stored_moves(rnd), result, rnd.started, rnd.finished)
+                       rnd.initial_position, stored_moves(rnd), result, rnd.started, rnd.finished,
+                       chain_tip=rnd.chain_tip or None)
 
 
 def finished_rounds(match):

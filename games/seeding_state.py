@@ -34,6 +34,9 @@ def seeding_frame(game, rnd=None):
     if rnd is None:
         return None
     players = game.table.players
-    return {"round": rnd.number, "commitment": rnd.commitment,
-            "deadline": int(game.deadline.timestamp() * 1000) if game.deadline else None,
-            "sent": [seed is not None for seed in pending_seeds(rnd, players)]}
+    frame = {"round": rnd.number, "commitment": rnd.commitment,
+             "deadline": int(game.deadline.timestamp() * 1000) if game.deadline else None,
+             "sent": [seed is not None for seed in pending_seeds(rnd, players)]}
+    if rnd.chain_tip:  # shuffle-2: the seed sent now serves the whole match, under this tip
+        frame["chain_tip"] = rnd.chain_tip
+    return frame

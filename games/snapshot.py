@@ -87,6 +87,7 @@ def round_end_frame(game, table, seats=None):
         "server_seed": rnd.revealed_server_seed,
         "client_seeds": rnd.client_seeds if rnd.is_over else None,
         "algorithm": rnd.algorithm,
+        "chain_tip": rnd.chain_tip or None,
         "match_over": match.finished is not None,
         "standings": match.standings,
         "left": _left_seats(table, seats) if match.finished else [],
@@ -194,6 +195,8 @@ def view_for(game, table, seats, seat_index, moves=None):
         "spectators": table.spectators,
         "practice": table.practice,
         "rematch_table": table.rematch_table_id,
+        # the match's hash chain tip, public from the table's creation (docs/fair-deals.md §10)
+        "chain_tip": table.chain_tip or None,
     })
     if table.assisted and seat_index is not None and game.position is not None and not api.is_over(game.position):
         try:

@@ -27,6 +27,7 @@ from games.engine import api, fairdeal
 from games.errors import TableError, error_message
 from games.forms import CreateTableForm, available_rulesets
 from games.models import Match, Seat, Table
+from games.module_graph import module_closure
 from games.move_text import describe_penalty
 from games.play import quickmatch, rematch, tables
 from games.snapshot import open_tables, players_info
@@ -194,6 +195,8 @@ def table_page(request, table_id):
         "can_rematch": playing and table.status != Table.Status.CLOSED,
         "table_config": _table_config(request, table, seat_index),
         "arena": Arena.objects.filter(tables__table=table).first(),
+        # the whole module graph fetched at once, not one import level per round trip
+        "table_modules": module_closure("js/table/main.js", "js/table-extras.js"),
     }
     # The fallback page is only used until the table client's template exists.
     return render(request, ["games/table.html", "games/table_fallback.html"], context)
@@ -370,8 +373,8 @@ def match_page(request, table_id):
         item = {"round": rnd, "rows": [], "moves": [], "seeds": []}
         if rnd.is_over:
             entry = records.stored_round(rnd)
-            deals.append({key: entry[key] for key in ("number", "shuffle", "first", "commitment", "server_seed",
-                                                      "client_seeds", "initial")})
+            deals.append({key: entry[key] for key in ("number", "shuffle", "first", "chain_tip", "commitment",
+                                                      "server_seed", "client_seeds", "initial") if key in entry})
             events = rnd.penalty_events or []
             for i, player in enumerate(players):
                 item["rows"].append({"seat": i, "player": player, "score": rnd.scores[i] if rnd.scores else None,

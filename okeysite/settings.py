@@ -280,7 +280,10 @@ OKEY_SEED_WINDOW = env_float("OKEY_SEED_WINDOW", 3.0)
 # A player with no socket at the table for this many of their own turns, up to the end of
 # the match, has left it like one who chose "Leave the match": last place, no win
 # (games.results, docs/results.md).
-OKEY_LEFT_AFTER_TURNS = int(env_float("OKEY_LEFT_AFTER_TURNS", 3))
+OKEY_LEFT_AFTER_TURNS = env_int("OKEY_LEFT_AFTER_TURNS", 3)
+# Solo tables (okeysite-shuffle-2, docs/fair-deals.md §10): the first deal waits for the
+# player's seed, at most this long (a page that never loads must not hold the table forever).
+OKEY_SOLO_SEED_CAP = env_float("OKEY_SOLO_SEED_CAP", 120.0)
 OKEY_DEFAULT_MOVE_TIME = int(env_float("OKEY_DEFAULT_MOVE_TIME", 30))  # RULES.md §6, D-16
 # "Play now": how long a quick-match table waits for other players before computers fill it.
 OKEY_QUICK_MATCH_WAIT = env_float("OKEY_QUICK_MATCH_WAIT", 20.0)

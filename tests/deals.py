@@ -15,3 +15,14 @@ def text_deal_seed(text: str, players: int = 4) -> str:
 def text_deal(ruleset: str, text: str, players: int = 4, first: int = 0, options: dict | None = None) -> dict:
     """``api.deal`` from a text: the position of a new round (RULES.md §7)."""
     return api.deal(ruleset, options or {}, text_deal_seed(text, players), players, first)
+
+
+def stored_deal_seed(rnd, table) -> str:
+    """The deal seed of stored round ``rnd`` of ``table`` as its algorithm computes it:
+    shuffle-2 from the chain's tip and the seats' kinds as the record writes them,
+    shuffle-1 without them."""
+    if rnd.algorithm == fairdeal.SHUFFLE_2:
+        from games.play.rounds import seat_kinds
+        return fairdeal.deal_seed_2(rnd.server_seed, rnd.number, str(table.pk), rnd.chain_tip, rnd.client_seeds,
+                                    seat_kinds(table))
+    return fairdeal.deal_seed(rnd.server_seed, rnd.number, str(table.pk), rnd.client_seeds)

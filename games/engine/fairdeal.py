@@ -1,4 +1,4 @@
-"""Verifiable deals: the ``okeysite-shuffle-1`` algorithm and its checker.
+"""Verifiable deals: the ``okeysite-shuffle-2`` algorithm (and ``-1``) and its checker.
 
 Every round's tile order comes from a server seed the table saw committed before the
 deal and the players' own client seeds (docs/fair-deals.md is the exact specification,
@@ -22,7 +22,12 @@ import unicodedata
 from collections import Counter
 from typing import NamedTuple
 
-ALGORITHM = "okeysite-shuffle-1"  # stored with every round: a later algorithm never breaks old checks
+SHUFFLE_1 = "okeysite-shuffle-1"  # one commitment and one seeding window per round
+SHUFFLE_2 = "okeysite-shuffle-2"  # one hash chain and one client seed per seat for the whole match
+ALGORITHM = SHUFFLE_1  # the algorithm of deal_seed(); stored with every round, old ones always verify
+ALGORITHMS = (SHUFFLE_1, SHUFFLE_2)
+KINDS = ("human", "computer")  # a seat's kind as shuffle-2 binds it into the deal
+CHAIN_MAX = 512  # links of a match's chain when it is played to a target score (no round count)
 LEGACY = "okeysite-legacy"  # rounds the site dealt before verifiable deals: nothing to check
 RECORD_FORMAT = "okeysite-record-1"  # the game record this checker reads (docs/game-record.md)
 CLIENT_SEED_MAX = 64  # Unicode code points, after normalisation
@@ -124,6 +129,41 @@ def _field(data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + data
 
 
+# ------------------------------------------------------------- the chain
+
+def chain_step(seed: str) -> str:
+    """One link back along a match's hash chain: SHA-256 of the seed's 64 ASCII
+    characters, as 64 lowercase hex (the same bytes as :func:`commitment`).
+    Raises ValueError when ``seed`` is not 64 lowercase hex characters."""
+    return commitment(seed)
+
+
+def chain(last: str, length: int) -> list[str]:
+    """The server seeds of a match's rounds 1 .. ``length`` (docs/fair-deals.md §8):
+    ``last`` is round ``length``'s seed, drawn at random; each earlier round's seed is
+    :func:`chain_step` of the next one's.  Returns ``[tip, seed of round 1, ...,
+    seed of round length]``: index k is round k's seed and index 0 is the tip, the
+    only value published when the table is created.  Raises ValueError for a
+    malformed ``last`` or a ``length`` outside 1 .. :data:`CHAIN_MAX`."""
+    if type(length) is not int or not 1 <= length <= CHAIN_MAX:
+        raise ValueError(f"a chain has 1 to {CHAIN_MAX} rounds")
+    out = [_hex64(last, "server")]
+    for _ in range(length):
+        out.append(chain_step(out[-1]))
+    return out[::-1]
+
+
+def chain_reaches(seed: str, round_number: int, tip: str) -> bool:
+    """Whether round ``round_number``'s revealed server seed leads to the published
+    ``tip``: :func:`chain_step` applied ``round_number`` times.  Raises ValueError
+    for a malformed seed or a round number outside 1 .. :data:`CHAIN_MAX`."""
+    if type(round_number) is not int or not 1 <= round_number <= CHAIN_MAX:
+        raise ValueError(f"a chained round is numbered 1 to {CHAIN_MAX}")
+    for _ in range(round_number):
+        seed = chain_step(seed)
+    return seed == tip
+
+
 def deal_message(round_number: int, table_id: str, client_seeds: list[str]) -> bytes:
     """The canonical bytes the deal seed's HMAC signs (docs/fair-deals.md §3): the
     algorithm id, the round number, the table id and the client seeds in seat order,
@@ -150,6 +190,40 @@ def deal_message(round_number: int, table_id: str, client_seeds: list[str]) -> b
             raise ValueError(f"the client seed of seat {seat} is not normalised")
         out.append(_field(seed.encode("utf-8")))
     return b"".join(out)
+
+
+def deal_message_2(round_number: int, table_id: str, chain_tip: str, client_seeds: list[str],
+                   kinds: list[str]) -> bytes:
+    """The bytes ``okeysite-shuffle-2``'s deal seed signs (docs/fair-deals.md §8): the
+    algorithm id, the round number, the table id, the chain's tip, the number of seats,
+    then for each seat its kind (``"human"`` or ``"computer"``, so a record relabelling
+    a seat no longer deals the same) and its client seed.  Strings are length-prefixed
+    UTF-8, integers 4 bytes big-endian.  ``client_seeds``: canonical, one per seat; a
+    computer's is empty.  Raises ValueError for a malformed part."""
+    deal_message(round_number, table_id, client_seeds)  # the parts shared with shuffle-1 are checked alike
+    if not isinstance(kinds, (list, tuple)) or len(kinds) != len(client_seeds):
+        raise ValueError("a deal has one kind per seat")
+    for seat, (kind, seed) in enumerate(zip(kinds, client_seeds)):
+        if kind not in KINDS:
+            raise ValueError(f"the kind of seat {seat} is human or computer")
+        if kind == "computer" and seed:
+            raise ValueError(f"seat {seat} is a computer: its client seed is empty")
+    out = [_field(SHUFFLE_2.encode("ascii")), struct.pack(">I", round_number),
+           _field(table_id.encode("ascii")), _field(_hex64(chain_tip, "chain tip").encode("ascii")),
+           struct.pack(">I", len(client_seeds))]
+    for kind, seed in zip(kinds, client_seeds):
+        out += [_field(kind.encode("ascii")), _field(seed.encode("utf-8"))]
+    return b"".join(out)
+
+
+def deal_seed_2(server_seed: str, round_number: int, table_id: str, chain_tip: str, client_seeds: list[str],
+                kinds: list[str]) -> str:
+    """``okeysite-shuffle-2``'s deal seed: HMAC-SHA256 keyed with the round's server
+    seed (its link of the chain, 64 ASCII bytes) over :func:`deal_message_2`, as 64
+    lowercase hex.  Raises ValueError for a malformed part."""
+    key = _hex64(server_seed, "server").encode("ascii")
+    message = deal_message_2(round_number, table_id, chain_tip, client_seeds, kinds)
+    return hmac.new(key, message, hashlib.sha256).hexdigest()
 
 
 def deal_seed(server_seed: str, round_number: int, table_id: str, client_seeds: list[str]) -> str:
@@ -306,6 +380,16 @@ def _seed_differences(round_record: dict, header: dict) -> list[dict]:
 def _seen_differences(round_record: dict, seen: dict) -> list[dict]:
     """What one player's browser saw before the deal against the record (docs/fair-deals.md §1)."""
     out, seeds, seat = [], round_record["client_seeds"], seen.get("seat")
+    if round_record["shuffle"] == SHUFFLE_2:
+        # the browser saw the chain's tip before it sent its seed, and was answered `seeded`
+        if seen.get("chain_tip") != round_record.get("chain_tip"):
+            out.append(_diff("shown_commitment", expected=seen.get("chain_tip"),
+                             recorded=round_record.get("chain_tip")))
+        if type(seat) is not int or not 0 <= seat < len(seeds):
+            return out + _bad("the seat that sent a client seed is not a seat of the round")
+        if seeds[seat] != seen.get("client_seed"):
+            out.append(_diff("seed_not_used", seat=seat, expected=seen.get("client_seed"), recorded=seeds[seat]))
+        return out
     if seen.get("commitment") != round_record["commitment"]:
         out.append(_diff("shown_commitment", expected=seen.get("commitment"),
                          recorded=round_record["commitment"]))
@@ -366,8 +450,11 @@ def verify_round(round_record: dict, header: dict, seen: dict | None = None) -> 
         return _bad("missing " + ", ".join(missing))
     if round_record["shuffle"] == LEGACY:
         return [_diff("legacy")]
-    if round_record["shuffle"] != ALGORITHM:
-        return [_diff("unknown_shuffle", recorded=round_record["shuffle"])]
+    algorithm = round_record["shuffle"]
+    if algorithm not in ALGORITHMS:
+        return [_diff("unknown_shuffle", recorded=algorithm)]
+    if algorithm == SHUFFLE_2 and "chain_tip" not in round_record:
+        return _bad("missing chain_tip")
     ruleset, players, table_id = header.get("ruleset"), header.get("players"), header.get("table_id")
     if not isinstance(ruleset, str) or ruleset not in DEALS:
         return _bad(f"the ruleset {_show(ruleset)} is not known")
@@ -388,10 +475,24 @@ def verify_round(round_record: dict, header: dict, seen: dict | None = None) -> 
     out = _seed_differences(round_record, header)
     if any(d["code"] in ("client_seed_count", "bad_client_seed") for d in out):
         return out
+    if algorithm == SHUFFLE_2:
+        tip, number = round_record["chain_tip"], round_record["number"]
+        if not isinstance(tip, str) or not _HEX64.fullmatch(tip):
+            return out + _bad("the chain tip is 64 lowercase hex characters")
+        if type(number) is not int or not 1 <= number <= CHAIN_MAX:
+            return out + _bad(f"a chained round is numbered 1 to {CHAIN_MAX}")
+        if not chain_reaches(round_record["server_seed"], number, tip):
+            out.append(_diff("chain", number=number, recorded=tip))
     if seen is not None:
         out += _seen_differences(round_record, seen) if isinstance(seen, dict) else _bad("seen is a JSON object")
     try:
-        seed = deal_seed(round_record["server_seed"], round_record["number"], table_id, round_record["client_seeds"])
+        if algorithm == SHUFFLE_2:
+            kinds = [p.get("kind") if isinstance(p, dict) else None for p in players]
+            seed = deal_seed_2(round_record["server_seed"], round_record["number"], table_id,
+                               round_record["chain_tip"], round_record["client_seeds"], kinds)
+        else:
+            seed = deal_seed(round_record["server_seed"], round_record["number"], table_id,
+                             round_record["client_seeds"])
     except ValueError as exc:
         return out + _bad(str(exc))
     initial = round_record["initial"]
@@ -402,7 +503,8 @@ def verify_round(round_record: dict, header: dict, seen: dict | None = None) -> 
 
 MESSAGES = {
     "bad_record": "malformed record: {detail}",
-    "unknown_shuffle": "unknown shuffle algorithm {recorded} (this checker knows " + ALGORITHM + ")",
+    "unknown_shuffle": "unknown shuffle algorithm {recorded} (this checker knows " + ", ".join(ALGORITHMS) + ")",
+    "chain": "the server seed of round {number} does not lead to the chain tip {recorded} published before the match",
     "legacy": "dealt before verifiable deals: this round has no commitment and seeds to check its deal against",
     "not_revealed": "not revealed yet: the server seed is shown once the round is over",
     "bad_server_seed": "server seed refused: {detail}",
@@ -413,6 +515,7 @@ MESSAGES = {
     "shown_commitment": ("commitment differs from the one shown before the deal: shown {expected},"
                          " recorded {recorded}"),
     "own_client_seed": "client seed of seat {seat} differs from the one sent: sent {expected}, recorded {recorded}",
+    "seed_not_used": "your seed was not used: seat {seat} sent {expected} and was answered seeded, recorded {recorded}",
     "ruleset": "ruleset differs: expected {expected}, recorded {recorded}",
     "seats": "number of seats differs: expected {expected}, recorded {recorded}",
     "first": "first seat differs: expected {expected}, recorded {recorded}",

@@ -5,17 +5,44 @@ Called only inside the commit path's transaction (`games.play.commit`), which th
 the version and arms the deadline; nothing here touches the version, the move log or
 the deadline. Every fact about the ruleset comes from its object (`api.ruleset`).
 
-A round is dealt in two steps (docs/fair-deals.md §1): `open_round` creates it with a
-fresh secret server seed and its public commitment, then `deal_round` deals it from that
-server seed and the client seeds the seats sent after seeing the commitment. The seeding
-window between the two (`games.play.seeding`) collects those seeds in the round's
-`client_seeds` (`games.seeding_state.pending_seeds`: None for a seat that sent nothing yet).
+A round is dealt in two steps (docs/fair-deals.md §1, §10): `open_round` creates it with its
+server seed and public commitment, then `deal_round` deals it from that server seed and the
+client seeds. Tables with a hash chain (`draw_chain`, at creation: okeysite-shuffle-2) take
+round k's server seed from the chain and every round's client seeds from the seats' seeds
+given once for the match; older tables (okeysite-shuffle-1) draw a fresh server seed per
+round and collect seeds in a window per round (`games.play.seeding`,
+`games.seeding_state.pending_seeds`: None for a seat that sent nothing yet).
 """
 from django.utils import timezone
 
 from games import results
 from games.engine import api, fairdeal
 from games.models import Match, Move, Round, Seat, Table
+
+
+def chain_length_of(ruleset, options, players):
+    """How many server seeds a new table's chain holds: the match's round count, or
+    `fairdeal.CHAIN_MAX` for a match played to a target score. Returns int."""
+    return min(api.ruleset(ruleset).match_length(options, players) or fairdeal.CHAIN_MAX, fairdeal.CHAIN_MAX)
+
+
+def draw_chain(length):
+    """A new table's hash chain (docs/fair-deals.md §10): {"chain_seed": the secret last
+    seed (32 bytes from `secrets`, 64 hex), "chain_tip": the public tip, "chain_length":
+    `length`}, the Table fields. Raises ValueError for a length outside 1..CHAIN_MAX."""
+    last = fairdeal.server_seed()
+    return {"chain_seed": last, "chain_tip": fairdeal.chain(last, length)[0], "chain_length": length}
+
+
+def chained(table, number):
+    """Whether round `number` (from 1) of `table` is dealt from its hash chain (shuffle-2)."""
+    return bool(table.chain_seed) and 1 <= number <= table.chain_length
+
+
+def match_seeds(table, seats):
+    """The seats' client seeds given for the match, {seat index: canonical seed} for the
+    human seats that sent one (`Seat.client_seed`)."""
+    return {s.index: s.client_seed for s in seats if s.user_id is not None and s.client_seed is not None}
 
 
 def new_match(game, table):
@@ -40,10 +67,14 @@ def open_round(table, match, index):
     committed = Round.objects.filter(match=match, index=index).first()
     if committed is not None:
         return committed
-    server_seed = fairdeal.server_seed()
+    if chained(table, index + 1):  # round k's seed is the chain's k-th link: it checks against the tip
+        server_seed = fairdeal.chain(table.chain_seed, table.chain_length)[index + 1]
+        algorithm, tip = fairdeal.SHUFFLE_2, table.chain_tip
+    else:  # a table from before the chain, or a target match longer than its chain
+        server_seed, algorithm, tip = fairdeal.server_seed(), fairdeal.SHUFFLE_1, ""
     return Round.objects.create(
         match=match, index=index, server_seed=server_seed, commitment=fairdeal.commitment(server_seed),
-        algorithm=fairdeal.ALGORITHM, first=index % table.players, client_seeds=[],
+        algorithm=algorithm, chain_tip=tip, first=index % table.players, client_seeds=[],
     )
 
 
@@ -63,12 +94,22 @@ def client_seeds_for(table, seeds=None):
             for seat in range(table.players)]
 
 
+def seat_kinds(table):
+    """Each seat's kind as the game record writes it (`records.player_entry`: a seat with
+    a computer level is "computer", any other "human"), in seat order: shuffle-2 binds
+    them into the deal."""
+    levels = dict(Seat.objects.filter(table=table).values_list("index", "bot_level"))
+    users = set(Seat.objects.filter(table=table, user__isnull=False).values_list("index", flat=True))
+    return ["computer" if levels.get(i) and i not in users else "human" for i in range(table.players)]
+
+
 def deal_round(game, table, match, index, client_seeds=None):
     """Deal round `index` (0-based) of `match` and make it the game's round.
 
     The round is the one `open_round` committed (committed now if it was not); the deal
-    seed is `fairdeal.deal_seed(server seed, round number index + 1, table id, client
-    seeds)` and the ruleset lays the round out with it (`okeysite-shuffle-1`).
+    seed is `fairdeal.deal_seed_2(server seed, round number index + 1, table id, chain tip,
+    client seeds, seat kinds)` (`okeysite-shuffle-2`; `fairdeal.deal_seed` without the tip
+    and kinds for a shuffle-1 round) and the ruleset lays the round out with it.
     Args: `client_seeds`: {seat index: text} (see `client_seeds_for`; None: none sent).
     Returns the dealt position for `Write.commit`. Raises ValueError for a refused client
     seed (nothing is dealt then) or a round that is already dealt.
@@ -77,7 +118,11 @@ def deal_round(game, table, match, index, client_seeds=None):
     if rnd.initial_position is not None:
         raise ValueError(f"round {rnd.number} is already dealt")
     seeds = client_seeds_for(table, client_seeds)
-    deal_seed = fairdeal.deal_seed(rnd.server_seed, rnd.number, str(table.pk), seeds)
+    if rnd.algorithm == fairdeal.SHUFFLE_2:
+        deal_seed = fairdeal.deal_seed_2(rnd.server_seed, rnd.number, str(table.pk), rnd.chain_tip, seeds,
+                                         seat_kinds(table))
+    else:
+        deal_seed = fairdeal.deal_seed(rnd.server_seed, rnd.number, str(table.pk), seeds)
     position = api.ruleset(table.ruleset).deal(table.options, deal_seed, table.players, rnd.first)
     rnd.client_seeds = seeds
     rnd.initial_position = position

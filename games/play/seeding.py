@@ -1,4 +1,15 @@
-"""The seeding window before each deal (docs/fair-deals.md §1, PROTOCOL `seeding` / `seed`).
+"""The seats' client seeds (docs/fair-deals.md §1, §10, PROTOCOL `seeding` / `seed`).
+
+Tables with a hash chain (okeysite-shuffle-2, every table created now): the chain's tip is
+public from the table's creation; each human seat's browser sends its client seed once for
+the whole match as it takes the seat (`submit_seed` while the table is open, kept in
+`Seat.client_seed`). At the start (`start_match`) round 1 is dealt at once when every
+connected human seat has sent one; otherwise a short window (OKEY_SEED_WINDOW) lets those
+seats send theirs; a solo table waits for its player's seed (at most OKEY_SOLO_SEED_CAP). A
+computer, and a human that sent nothing and whose socket stayed closed, contribute "".
+Every later round is dealt at once from the same seeds, with no window.
+
+Older tables (okeysite-shuffle-1, no chain) keep one window per round, as follows.
 
 A round is committed first (`rounds.open_round`: a fresh server seed, its commitment
 public from now on); the table is told the commitment with the `seeding` frame and the
@@ -20,7 +31,7 @@ from django.utils import timezone
 
 from games import seeding_state
 from games.engine import fairdeal
-from games.models import Game, Table
+from games.models import Game, Round, Table
 from games.play import commit, rounds
 
 EARLY_TOLERANCE = timedelta(seconds=0.5)  # a window timer firing earlier than this waits for its time
@@ -44,6 +55,40 @@ def start_match(write):
     begin_round(write, 0)
 
 
+def _solo(table):
+    return table.mode == Table.Mode.SOLO
+
+
+def _waiting(write, seeds):
+    """Human seats whose seed the first deal of a chained match still waits for: at a solo
+    table its player, connected or not (the page may still be loading); elsewhere the
+    connected humans without one. `seeds`: per seat the canonical seed or None."""
+    return [s.index for s in write.seats if s.user_id is not None and seeds[s.index] is None
+            and (s.connected or _solo(write.table))]
+
+
+def _begin_chained(write, rnd):
+    """Round `rnd` of a chained match: round 1 waits for the seats' seeds (module doc),
+    every later round is dealt now from the seeds round 1 was dealt with."""
+    game, table = write.game, write.table
+    if rnd.index > 0:
+        first = Round.objects.filter(match=game.match, index=0).values_list("client_seeds", flat=True).first()
+        _deal(write, rnd, dict(enumerate(first or [])))
+        return
+    given = rounds.match_seeds(table, write.seats)
+    seeds = [given.get(i) for i in range(table.players)]
+    window = settings.OKEY_SEED_WINDOW
+    if window <= 0 or not _waiting(write, seeds):
+        _deal(write, rnd, given)
+        return
+    rnd.client_seeds = seeds
+    rnd.save(update_fields=["client_seeds"])
+    wait = max(window, settings.OKEY_SOLO_SEED_CAP) if _solo(table) else window
+    write.open_seeding(timezone.now() + timedelta(seconds=wait))
+    commit.send_to_table(table, {"type": "table.seeding", "version": game.version,
+                                 "seeding": seeding_state.seeding_frame(game, rnd)})
+
+
 def begin_round(write, index):
     """Commit round `index` (0-based) of the write's match and either deal it now (no
     window: OKEY_SEED_WINDOW 0 or no human seat) or open its seeding window: the `seed`
@@ -51,6 +96,9 @@ def begin_round(write, index):
     `seeding`, and the `seeding` frame to the table's sockets after commit. Returns None."""
     game, table = write.game, write.table
     rnd = rounds.open_round(table, game.match, index)
+    if rnd.algorithm == fairdeal.SHUFFLE_2:
+        _begin_chained(write, rnd)
+        return
     window = settings.OKEY_SEED_WINDOW
     if window <= 0 or not any(seat.user_id is not None for seat in write.seats):
         _deal(write, rnd, {})
@@ -75,6 +123,8 @@ def submit_seed(user, table_id, number, seed):
         seat = write.seat_of(user)
         if seat is None:
             return SeedOutcome(False, code="not_seated")
+        if write.table.chain_seed:
+            return _submit_chained(write, seat, number, seed)
         rnd = seeding_state.pending_round(game) if game.deadline_kind == Game.Deadline.SEED else None
         if rnd is None or write.table.status != Table.Status.PLAYING or rnd.number != number:
             return SeedOutcome(False, code="seed_closed")
@@ -93,6 +143,40 @@ def submit_seed(user, table_id, number, seed):
             return SeedOutcome(True, canonical)
         _deal(write, rnd, seeds)
         return SeedOutcome(True, canonical, dealt=True)
+
+
+def _canonical(seed):
+    if not isinstance(seed, str) or len(seed) > MAX_SEED_CHARS:
+        return None
+    try:
+        return fairdeal.normalise_client_seed(seed)
+    except ValueError:
+        return None
+
+
+def _submit_chained(write, seat, number, seed):
+    # The match's seed is sent for round 1: accepted while the table is open (a later one
+    # replaces it) and in the start's window, refused once round 1 is dealt.
+    game, table = write.game, write.table
+    rnd = seeding_state.pending_round(game) if game.deadline_kind == Game.Deadline.SEED else None
+    window_open = rnd is not None and rnd.index == 0 and table.status == Table.Status.PLAYING
+    if number != 1 or not (table.status == Table.Status.OPEN or window_open):
+        return SeedOutcome(False, code="seed_closed")
+    canonical = _canonical(seed)
+    if canonical is None:
+        return SeedOutcome(False, code="bad_seed")
+    seat.client_seed = canonical
+    seat.save(update_fields=["client_seed"])
+    if not window_open:
+        return SeedOutcome(True, canonical)
+    seeds = seeding_state.pending_seeds(rnd, table.players)
+    seeds[seat.index] = canonical
+    rnd.client_seeds = seeds
+    rnd.save(update_fields=["client_seeds"])
+    if _waiting(write, seeds):
+        return SeedOutcome(True, canonical)
+    _deal(write, rnd, seeds)
+    return SeedOutcome(True, canonical, dealt=True)
 
 
 def close_window(game_id, token):

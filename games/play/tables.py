@@ -17,7 +17,7 @@ from games.chat.service import system_line
 from games.engine import api
 from games.errors import TableError
 from games.models import Game, Seat, Table
-from games.play import commit, seeding
+from games.play import commit, rounds, seeding
 
 log = logging.getLogger("games.play")
 
@@ -71,6 +71,8 @@ def create_table(user, ruleset="okey51", options=None, mode=Table.Mode.ONLINE, m
             move_time=move_time, assisted=bool(assisted), bot_level=bot_level,
             private=private, invite_code=new_invite_code() if private else "",
             practice=bool(practice) and mode == Table.Mode.SOLO, quick=bool(quick) and mode == Table.Mode.ONLINE,
+            # committed before anyone takes a seat: the tip is public from now on (docs/fair-deals.md §10)
+            **rounds.draw_chain(rounds.chain_length_of(ruleset, options, players)),
         )
         Seat.objects.bulk_create([
             Seat(table=table, index=index, user=user if index == 0 else None,
@@ -157,7 +159,8 @@ def join_table(user, table_id, seat_index=None, invite=None):
             raise TableError("seat_taken")
         seat = write.seats[seat_index]
         seat.user = user
-        seat.save(update_fields=["user"])
+        seat.client_seed = None  # this player's browser sends its own once it sees the chain tip
+        seat.save(update_fields=["user", "client_seed"])
         write.notify()
         write.lobby_changed()
         return seat
@@ -182,7 +185,8 @@ def leave_table(user, table_id):
             table.save(update_fields=["status"])
         else:  # a quick-match table is nobody's own: it waits on for the others
             seat.user = None
-            seat.save(update_fields=["user"])
+            seat.client_seed = None  # the seed was this player's, not the seat's
+            seat.save(update_fields=["user", "client_seed"])
         write.notify()
         write.lobby_changed()
 
@@ -207,7 +211,8 @@ def remove_player(user, table_id, seat_index):
             raise TableError("cannot_remove_self")
         removed = seat.user
         seat.user = None
-        seat.save(update_fields=["user"])
+        seat.client_seed = None
+        seat.save(update_fields=["user", "client_seed"])
         if removed.pk not in table.removed:
             table.removed = [*table.removed, removed.pk]
             table.save(update_fields=["removed"])

@@ -7,6 +7,7 @@ const show = (value) => {
   if (Array.isArray(value)) return value.length ? value.join(" ") : _("nothing");
   return String(value);
 };
+const seedText = (value) => (value === "" ? _("an empty seed") : show(value));
 const seat = (n) => (Number.isInteger(n) ? n + 1 : show(n));
 
 const SENTENCES = {
@@ -24,6 +25,10 @@ const SENTENCES = {
   shown_commitment: () => _("The commitment differs from the one your browser was shown before the deal."),
   own_client_seed: (d) => fmt(_("Your client seed differs from the one your browser sent: sent %(sent)s, recorded %(recorded)s."),
     { sent: show(d.expected), recorded: show(d.recorded) }),
+  seed_not_used: (d) => fmt(_("Your seed was not used: your browser sent %(sent)s, the record holds %(recorded)s."),
+    { sent: seedText(d.expected), recorded: seedText(d.recorded) }),
+  chain: (d) => fmt(_("The server seed of round %(n)s does not lead to the chain tip published before the match (%(tip)s)."),
+    { n: show(d.number), tip: show(d.recorded) }),
   ruleset: (d) => fmt(_("The game differs: expected %(expected)s, recorded %(recorded)s."), { expected: show(d.expected), recorded: show(d.recorded) }),
   seats: (d) => fmt(_("The number of seats differs: expected %(expected)s, recorded %(recorded)s."),
     { expected: show(d.expected), recorded: show(d.recorded) }),

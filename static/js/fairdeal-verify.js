@@ -6,6 +6,7 @@
 import { verifyRound } from "./fairdeal.js";
 import { differenceText, verifiedText } from "./fairdeal-text.js";
 import { _ } from "./table/i18n.js";
+import { keptMatchSeed } from "./table/storage.js";
 
 const storageOf = (storage) => {
   if (storage !== undefined) return storage;
@@ -18,13 +19,21 @@ export function seenKey(tableId, number) {
 }
 
 /**
- * What this browser kept for round `number`, or null (nothing kept, or storage refused).
- * @returns {{seat: number, commitment: string, client_seed: string}|null}
+ * What this browser kept for round `number`, or null (nothing kept, or storage refused): the
+ * round's own entry (okeysite-shuffle-1), else the seed given for the whole match
+ * (okeysite-shuffle-2), as {seat, chain_tip, client_seed}: the seed the server answered
+ * `seeded`, or the one sent when no answer came. Verify then fails "your seed was not used"
+ * when the record holds any other value for the seat, the empty seed included.
+ * @returns {{seat: number, commitment?: string, chain_tip?: string, client_seed: string}|null}
  */
 export function seenFor(tableId, number, storage) {
   try {
-    const raw = storageOf(storage) && storageOf(storage).getItem(seenKey(tableId, number));
-    return raw ? JSON.parse(raw) : null;
+    const store = storageOf(storage);
+    const raw = store && store.getItem(seenKey(tableId, number));
+    if (raw) return JSON.parse(raw);
+    const match = store && keptMatchSeed(store, tableId);
+    if (!match) return null;
+    return { seat: match.seat, chain_tip: match.chain_tip, client_seed: match.seeded ?? match.client_seed };
   } catch {
     return null;
   }

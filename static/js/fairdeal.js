@@ -1,4 +1,4 @@
-// Verifiable deals: the okeysite-shuffle-1 algorithm in the browser (and in Node 20+).
+// Verifiable deals: the okeysite-shuffle-2 algorithm (and -1) in the browser (and in Node 20+).
 //
 // The same algorithm as games/engine/fairdeal.py, written from docs/fair-deals.md with
 // Web Crypto only (crypto.subtle HMAC-SHA256 and SHA-256; no dependency), so a player's
@@ -7,7 +7,12 @@
 // Differences are returned as {code, ...} objects, the same as the Python checker's, so
 // the page can translate them by code; describe() is the English sentence.
 
-export const ALGORITHM = "okeysite-shuffle-1";
+export const SHUFFLE_1 = "okeysite-shuffle-1"; // one commitment and one seeding window per round
+export const SHUFFLE_2 = "okeysite-shuffle-2"; // one hash chain and one client seed per seat for the match
+export const ALGORITHM = SHUFFLE_1; // the algorithm of dealSeed()
+export const ALGORITHMS = Object.freeze([SHUFFLE_1, SHUFFLE_2]);
+export const KINDS = Object.freeze(["human", "computer"]);
+export const CHAIN_MAX = 512;
 export const LEGACY = "okeysite-legacy"; // rounds dealt before verifiable deals: nothing to check
 export const RECORD_FORMAT = "okeysite-record-1";
 export const CLIENT_SEED_MAX = 64;
@@ -132,6 +137,68 @@ export function dealMessage(roundNumber, tableId, clientSeeds) {
     at += p.length;
   }
   return out;
+}
+
+/** One link back along a match's hash chain: SHA-256 of the seed's 64 ASCII characters (= commitment()). */
+export async function chainStep(seed) {
+  return commitment(seed);
+}
+
+/**
+ * The server seeds of rounds 1..length from round `length`'s seed `last`: [tip, round 1, ..., round length]
+ * (docs/fair-deals.md §8). RangeError for a malformed seed or a length outside 1..CHAIN_MAX.
+ */
+export async function chain(last, length) {
+  if (!Number.isInteger(length) || length < 1 || length > CHAIN_MAX) throw new RangeError(`a chain has 1 to ${CHAIN_MAX} rounds`);
+  checkServerSeed(last);
+  const out = [last];
+  for (let k = 0; k < length; k++) out.push(await chainStep(out[out.length - 1]));
+  return out.reverse();
+}
+
+/** Whether round `roundNumber`'s server seed leads to `tip` in roundNumber chain steps. RangeError on bad input. */
+export async function chainReaches(seed, roundNumber, tip) {
+  if (!Number.isInteger(roundNumber) || roundNumber < 1 || roundNumber > CHAIN_MAX) {
+    throw new RangeError(`a chained round is numbered 1 to ${CHAIN_MAX}`);
+  }
+  let at = seed;
+  for (let k = 0; k < roundNumber; k++) at = await chainStep(at);
+  return at === tip;
+}
+
+const concat = (parts) => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+};
+
+/**
+ * okeysite-shuffle-2's message: the algorithm id, the round number, the table id, the chain tip,
+ * the number of seats, then per seat its kind ("human"/"computer") and its client seed, strings
+ * length-prefixed (docs/fair-deals.md §8). Returns a Uint8Array; RangeError on a bad part.
+ */
+export function dealMessage2(roundNumber, tableId, chainTip, clientSeeds, kinds) {
+  dealMessage(roundNumber, tableId, clientSeeds); // the parts shared with shuffle-1 are checked alike
+  if (typeof chainTip !== "string" || !SERVER_SEED.test(chainTip)) throw new RangeError("a chain tip seed is 64 lowercase hex characters");
+  if (!Array.isArray(kinds) || kinds.length !== clientSeeds.length) throw new RangeError("a deal has one kind per seat");
+  kinds.forEach((kind, seat) => {
+    if (!KINDS.includes(kind)) throw new RangeError(`the kind of seat ${seat} is human or computer`);
+    if (kind === "computer" && clientSeeds[seat]) throw new RangeError(`seat ${seat} is a computer: its client seed is empty`);
+  });
+  const parts = [...field(UTF8.encode(SHUFFLE_2)), u32(roundNumber), ...field(UTF8.encode(tableId)),
+    ...field(UTF8.encode(chainTip)), u32(clientSeeds.length)];
+  kinds.forEach((kind, seat) => parts.push(...field(UTF8.encode(kind)), ...field(UTF8.encode(clientSeeds[seat]))));
+  return concat(parts);
+}
+
+/** okeysite-shuffle-2's deal seed: HMAC-SHA256 keyed with the round's server seed over dealMessage2(). */
+export async function dealSeed2(serverSeedText, roundNumber, tableId, chainTip, clientSeeds, kinds) {
+  const key = await hmacKey(checkServerSeed(serverSeedText));
+  return hex(await hmac(key, dealMessage2(roundNumber, tableId, chainTip, clientSeeds, kinds)));
 }
 
 /** HMAC-SHA256 keyed with the server seed's 64 ASCII bytes over dealMessage(), as 64 lowercase hex. */
@@ -311,6 +378,19 @@ function seenDifferences(round, seen) {
   const out = [];
   const seeds = round.client_seeds;
   const { seat } = seen;
+  if (round.shuffle === SHUFFLE_2) {
+    // the browser saw the chain's tip before it sent its seed, and was answered `seeded`
+    if ((seen.chain_tip ?? null) !== (round.chain_tip ?? null)) {
+      out.push(diff("shown_commitment", { expected: seen.chain_tip ?? null, recorded: round.chain_tip ?? null }));
+    }
+    if (!Number.isInteger(seat) || seat < 0 || seat >= seeds.length) {
+      return [...out, ...bad("the seat that sent a client seed is not a seat of the round")];
+    }
+    if (seeds[seat] !== (seen.client_seed ?? null)) {
+      out.push(diff("seed_not_used", { seat, expected: seen.client_seed ?? null, recorded: seeds[seat] }));
+    }
+    return out;
+  }
   if ((seen.commitment ?? null) !== round.commitment) {
     out.push(diff("shown_commitment", { expected: seen.commitment ?? null, recorded: round.commitment }));
   }
@@ -369,7 +449,9 @@ export async function verifyRound(round, header, seen = null) {
     .filter((k) => !Object.hasOwn(round, k));
   if (missing.length) return bad(`missing ${missing.join(", ")}`);
   if (round.shuffle === LEGACY) return [diff("legacy")];
-  if (round.shuffle !== ALGORITHM) return [diff("unknown_shuffle", { recorded: round.shuffle })];
+  const algorithm = round.shuffle;
+  if (!ALGORITHMS.includes(algorithm)) return [diff("unknown_shuffle", { recorded: algorithm })];
+  if (algorithm === SHUFFLE_2 && !Object.hasOwn(round, "chain_tip")) return bad("missing chain_tip");
   const { ruleset, players } = header;
   if (typeof ruleset !== "string" || !Object.hasOwn(DEALS, ruleset)) return bad(`the ruleset ${show(ruleset)} is not known`);
   const [low, high] = DEALS[ruleset].seats;
@@ -387,12 +469,24 @@ export async function verifyRound(round, header, seen = null) {
   }
   const out = await seedDifferences(round, header);
   if (out.some((d) => d.code === "client_seed_count" || d.code === "bad_client_seed")) return out;
+  if (algorithm === SHUFFLE_2) {
+    const tip = round.chain_tip;
+    const { number } = round;
+    if (typeof tip !== "string" || !SERVER_SEED.test(tip)) return [...out, ...bad("the chain tip is 64 lowercase hex characters")];
+    if (!Number.isInteger(number) || number < 1 || number > CHAIN_MAX) return [...out, ...bad(`a chained round is numbered 1 to ${CHAIN_MAX}`)];
+    if (!(await chainReaches(round.server_seed, number, tip))) out.push(diff("chain", { number, recorded: tip }));
+  }
   if (seen !== null && seen !== undefined) {
     out.push(...(isObject(seen) ? seenDifferences(round, seen) : bad("seen is a JSON object")));
   }
   let seed;
   try {
-    seed = await dealSeed(round.server_seed, round.number, header.table_id, round.client_seeds);
+    if (algorithm === SHUFFLE_2) {
+      const kinds = players.map((p) => (isObject(p) ? p.kind ?? null : null));
+      seed = await dealSeed2(round.server_seed, round.number, header.table_id, round.chain_tip, round.client_seeds, kinds);
+    } else {
+      seed = await dealSeed(round.server_seed, round.number, header.table_id, round.client_seeds);
+    }
   } catch (err) {
     if (!(err instanceof RangeError)) throw err;
     return [...out, ...bad(err.message)];
@@ -405,7 +499,8 @@ export async function verifyRound(round, header, seen = null) {
 /** Difference code -> its English sentence (the command-line output; the page translates by code). */
 export const MESSAGES = Object.freeze({
   bad_record: "malformed record: {detail}",
-  unknown_shuffle: `unknown shuffle algorithm {recorded} (this checker knows ${ALGORITHM})`,
+  unknown_shuffle: `unknown shuffle algorithm {recorded} (this checker knows ${ALGORITHMS.join(", ")})`,
+  chain: "the server seed of round {number} does not lead to the chain tip {recorded} published before the match",
   legacy: "dealt before verifiable deals: this round has no commitment and seeds to check its deal against",
   not_revealed: "not revealed yet: the server seed is shown once the round is over",
   bad_server_seed: "server seed refused: {detail}",
@@ -415,6 +510,7 @@ export const MESSAGES = Object.freeze({
   computer_seed: "seat {seat} is a computer but has a client seed: {recorded}",
   shown_commitment: "commitment differs from the one shown before the deal: shown {expected}, recorded {recorded}",
   own_client_seed: "client seed of seat {seat} differs from the one sent: sent {expected}, recorded {recorded}",
+  seed_not_used: "your seed was not used: seat {seat} sent {expected} and was answered seeded, recorded {recorded}",
   ruleset: "ruleset differs: expected {expected}, recorded {recorded}",
   seats: "number of seats differs: expected {expected}, recorded {recorded}",
   first: "first seat differs: expected {expected}, recorded {recorded}",

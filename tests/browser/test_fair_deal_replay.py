@@ -1,9 +1,10 @@
-"""A solo round on the real server, then what a player does to trust it: see the round's
-commitment in the table's fair-deal panel before the deal and send their own seed, press
-Verify on the table after the round and on the match page and see ✔ (the deal is redone
-in the browser with Web Crypto, and checked against the commitment shown and the seed
-sent), open the replay and step to the last move, download the record and check it with
-the standalone `python3 fairdeal.py`, and replay the downloaded file on the replay page.
+"""A solo round on the real server, then what a player does to trust it: the table's
+browser sends its own seed for the match after seeing the chain tip and the deal waits
+for it; Verify on the table after the round and on the match page says ✔ (the deal is
+redone in the browser with Web Crypto, and checked against the tip shown and the seed
+sent), and ✘ "your seed was not used" when the server serves a record that dropped it;
+open the replay and step to the last move, download the record and check it with the
+standalone `python3 fairdeal.py`, and replay the downloaded file on the replay page.
 
 The table's UI is being redesigned elsewhere, so the test never plays through it: the
 player leaves the table right after the deal, and the computer plays the seat to the
@@ -17,12 +18,12 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
+from games.engine import fairdeal
 from tests.browser.conftest import register, shot
 
 ROOT = Path(__file__).resolve().parents[2]
 ROUND_SECONDS = 240
 SIZES = {"phone": (390, 844), "desktop": (1366, 800)}
-OWN_SEED = "Ayşe'nin şanslı taşı 🀄"
 
 
 def wait_for_round_end(page, url, deadline):
@@ -48,23 +49,18 @@ def test_a_solo_round_verifies_in_the_browser_replays_and_its_record_checks(page
     page.wait_for_url(re.compile(r"/table/\d+/$"))
     table_id = int(re.search(r"/table/(\d+)/$", page.url).group(1))
     match_url = f"{live_server_url}/table/{table_id}/match/"
-    # before the deal: the commitment and a fresh seed of this browser, which the player changes
+    # the table committed to its chain of server seeds when it was created; the browser sends
+    # its fresh seed for the match as soon as it sees the tip, and the deal waits for it
     panel = page.locator("#fair-deal")
-    page.locator("#fd-seed").focus()  # the player edits: the proposal no longer goes out by itself
-    expect(panel).to_have_attribute("data-phase", "seeding")
+    expect(page.locator("#rack .tile").first).to_be_visible()
+    expect(panel).to_have_attribute("data-phase", "dealt")
     shown = page.locator("#fd-commitment").inner_text()
     assert re.fullmatch(r"[0-9a-f]{64}", shown)
-    assert page.locator("#rack .tile").count() == 0
-    proposed = page.locator("#fd-seed").input_value()
-    assert re.fullmatch(r"[0-9a-f]{32}", proposed)
-    page.locator("#fd-seed").fill(OWN_SEED)
-    shot(page, "table-seeding")
-    page.click("#fd-send")
-    expect(panel).to_have_attribute("data-phase", "dealt")
-    expect(page.locator("#rack .tile").first).to_be_visible()
-    assert page.locator("#fd-commitment").inner_text() == shown
-    kept = page.evaluate(f"JSON.parse(localStorage.getItem('okeysite:fairdeal:{table_id}:1'))")
-    assert kept == {"seat": 0, "commitment": shown, "client_seed": OWN_SEED}
+    kept = page.evaluate(f"JSON.parse(localStorage.getItem('okeysite:fairdeal:{table_id}:match'))")
+    assert re.fullmatch(r"[0-9a-f]{64}", kept["chain_tip"]) and re.fullmatch(r"[0-9a-f]{32}", kept["client_seed"])
+    assert kept == {"seat": 0, "chain_tip": kept["chain_tip"], "client_seed": kept["client_seed"],
+                    "seeded": kept["client_seed"]}
+    assert page.locator("#fd-seed").input_value() == kept["client_seed"]
     shot(page, "table-fair-deal")
     # the commitment is on the match page from the deal on, the server seed is not
     page.goto(match_url)
@@ -81,6 +77,34 @@ def test_a_solo_round_verifies_in_the_browser_replays_and_its_record_checks(page
     expect(page.locator("#fd-result")).to_have_class(re.compile(r"\bok\b"), timeout=15_000)
     expect(page.locator("#fd-result")).to_contain_text("✔ Verified")
     shot(page, "table-fair-deal-verified")
+
+    # a dishonest server: the record it serves drops this seat's seed, which still deals a
+    # round that checks from the record alone; the browser knows the seed it sent was kept
+    served = []
+
+    def dropped(route):
+        record = route.fetch().json()
+        for entry in record["rounds"]:
+            entry["client_seeds"][0] = ""
+            kinds = [p["kind"] for p in record["players"]]
+            deal = fairdeal.layout(record["ruleset"], 4, entry["first"], fairdeal.deal_seed_2(
+                entry["server_seed"], entry["number"], record["table_id"], entry["chain_tip"], entry["client_seeds"],
+                kinds))
+            entry["initial"].update(pile=deal["pile"], indicator=deal["indicator"])
+            for seat, rack in zip(entry["initial"]["seats"], deal["racks"]):
+                seat["rack"] = rack
+        served.append(fairdeal.verify_record(record))
+        route.fulfill(json=record)
+
+    page.route(f"**/table/{table_id}/record/", dropped)
+    page.click("#fd-verify")
+    expect(page.locator("#fd-result")).to_have_class(re.compile(r"\bbad\b"), timeout=15_000)
+    expect(page.locator("#fd-result")).to_contain_text("✘")
+    expect(page.locator("#fd-result li[data-code=seed_not_used]")).to_contain_text("Your seed was not used")
+    assert served == [[(1, [])]]  # the dishonest record verifies from the record alone
+    assert page.locator("#fd-result li").count() == 1
+    shot(page, "table-fair-deal-seed-dropped")
+    page.unroute(f"**/table/{table_id}/record/")
     page.goto(match_url)
 
     verify = page.locator(".verify-btn[data-round='1']")
@@ -101,7 +125,8 @@ def test_a_solo_round_verifies_in_the_browser_replays_and_its_record_checks(page
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert (proc.returncode, proc.stdout.splitlines()) == (0, ["round 1: verified"]), proc.stderr
     dealt = json.loads(record.read_text(encoding="utf-8"))["rounds"][0]
-    assert (dealt["commitment"], dealt["client_seeds"]) == (shown, [OWN_SEED, "", "", ""])
+    assert (dealt["shuffle"], dealt["chain_tip"]) == ("okeysite-shuffle-2", kept["chain_tip"])
+    assert dealt["client_seeds"] == [kept["client_seed"], "", "", ""]
 
     page.click("a.replay-round")
     page.wait_for_url(re.compile(r"/replay/\?round=1"))

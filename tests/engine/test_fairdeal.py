@@ -243,7 +243,7 @@ def test_a_browser_checks_the_commitment_it_was_shown_and_the_seed_it_sent():
 
 def test_an_unknown_algorithm_or_unrevealed_seed_is_not_verified():
     round_record, header = make_round("okey51", 2, 1, "e" * 64, 1, "3", ["a", "b"])
-    later = dict(round_record, shuffle="okeysite-shuffle-2")
+    later = dict(round_record, shuffle="okeysite-shuffle-3")
     assert [d["code"] for d in fairdeal.verify_round(later, header)] == ["unknown_shuffle"]
     hidden = dict(round_record, server_seed=None)
     assert [d["code"] for d in fairdeal.verify_round(hidden, header)] == ["not_revealed"]

@@ -59,7 +59,8 @@ def test_the_server_seed_stays_secret_until_the_round_is_over(alice, staff):
     rnd = Round.objects.get(pk=game.round_id)
     frame = round_end_frame(game, table)
     assert (frame["server_seed"], frame["commitment"], frame["client_seeds"], frame["algorithm"]) == (
-        secret, fairdeal.commitment(secret), ["", "", "", ""], "okeysite-shuffle-1")
+        secret, fairdeal.commitment(secret), ["", "", "", ""], "okeysite-shuffle-2")
+    assert frame["chain_tip"] == table.chain_tip and fairdeal.chain_reaches(secret, 1, table.chain_tip)
     assert snapshot(table.pk, None)[1]["round_end"]["server_seed"] == secret
     assert secret in everything_public(table, [alice], staff_client)
     page = Client().get(f"/table/{table.pk}/match/").content.decode()

@@ -54,7 +54,8 @@ def test_a_record_holds_the_finished_rounds_with_their_seeds_moves_and_results(a
     assert record["totals"] == match.totals == first.totals
 
     (entry,) = record["rounds"]  # the running round is not in the record
-    assert entry["number"] == 1 and entry["shuffle"] == fairdeal.ALGORITHM and entry["first"] == 0
+    assert entry["number"] == 1 and entry["shuffle"] == fairdeal.SHUFFLE_2 and entry["first"] == 0
+    assert entry["chain_tip"] == table.chain_tip and fairdeal.chain_reaches(first.server_seed, 1, table.chain_tip)
     assert entry["server_seed"] == first.server_seed and entry["commitment"] == fairdeal.commitment(first.server_seed)
     assert entry["client_seeds"] == ["", "", "", ""] and entry["initial"] == first.initial_position
     moves = list(Move.objects.filter(round=first).order_by("number"))

@@ -1,11 +1,12 @@
-"""The seeding window on the live socket: the `seeding` frame reaches the table before
+"""The seeding window on the live socket (tables from before the hash chain):
+ the `seeding` frame reaches the table before
 the deal, `seed` is answered `seeded` (canonical form) or an error that leaves the socket
 usable, and a spectator's seed is refused."""
 import pytest
 from channels.db import database_sync_to_async
 
 from games.models import Game, Round
-from games.play import tables
+from games.play import rounds, tables
 from tests.games.test_consumers import Client
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -14,6 +15,12 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 @pytest.fixture(autouse=True)
 def _window(settings):
     settings.OKEY_SEED_WINDOW = 5
+
+
+@pytest.fixture(autouse=True)
+def _tables_without_a_chain(monkeypatch):
+    """Tables created before the hash chain (okeysite-shuffle-1) keep one window per round."""
+    monkeypatch.setattr(rounds, "draw_chain", lambda length: {"chain_seed": "", "chain_tip": "", "chain_length": 0})
 
 
 @database_sync_to_async

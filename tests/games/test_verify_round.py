@@ -30,7 +30,7 @@ def test_it_verifies_a_played_round_and_names_what_was_tampered(alice):
     game = play_out(table)
     rnd = Round.objects.get(pk=game.round_id)
     ok, said = verify(rnd)
-    assert ok and f"round {rnd.pk}: deal (okeysite-shuffle-1) and {rnd.moves.count()} moves verified" in said
+    assert ok and f"round {rnd.pk}: deal (okeysite-shuffle-2) and {rnd.moves.count()} moves verified" in said
 
     Round.objects.filter(pk=rnd.pk).update(client_seeds=["", "", "", "x"])
     ok, said = verify(rnd)
@@ -53,7 +53,7 @@ def test_a_running_round_is_checked_without_printing_its_server_seed(alice):
     table = solo(alice)
     rnd = game_of(table).round
     ok, said = verify(rnd)
-    assert ok and "deal (okeysite-shuffle-1) and 0 moves verified" in said and rnd.server_seed not in said
+    assert ok and "deal (okeysite-shuffle-2) and 0 moves verified" in said and rnd.server_seed not in said
 
 
 def test_a_round_committed_before_its_deal_has_nothing_to_check_yet(alice):

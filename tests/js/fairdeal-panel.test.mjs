@@ -93,12 +93,15 @@ test("an edited seed is normalised and sent with Send; a refused one can be corr
   assert.equal(q(root, "#fair-deal").parentElement, q(root, ".overlay"));
 });
 
-test("a seed the server no longer takes, or none sent in time, is kept as the empty seed", () => {
+test("a seed the server says it no longer takes stays the seed sent; none sent in time is the empty seed", () => {
   const late = start();
   late.ws().deliver({ type: "snapshot", version: 1, view: seedingView() });
   later(late.app, 1600);
+  const sent = kept(late.storage).client_seed;
   late.ws().deliver({ type: "error", id: "seed-1", code: "seed_closed", message: "Seeds for this round are no longer accepted." });
-  assert.deepEqual(kept(late.storage), { seat: 0, commitment: COMMITMENT, client_seed: "" });
+  // the server's word does not rewrite it: a record holding "" for this seat fails Verify
+  assert.deepEqual(kept(late.storage), { seat: 0, commitment: COMMITMENT, client_seed: sent });
+  assert.match(sent, /^[0-9a-f]{32}$/);
   assert.match(q(late.root, "#fd-seed-state").textContent, /no longer accepted/);
 
   const slow = start();
@@ -115,4 +118,46 @@ test("a spectator sees the commitment and sends no seed", () => {
   later(app, 5000);
   assert.equal(ws().sent.filter((f) => f.type === "seed").length, 0);
   assert.equal(storage.getItem("okeysite:fairdeal:7:1"), null);
+});
+
+const TIP = "7e10546db769a6ae8dfa414f5a7d2b6e1320610f4d8bb89f6fe0e296528997a9";
+const match = (storage) => JSON.parse(storage.getItem("okeysite:fairdeal:7:match"));
+
+function openView(extra = {}) {
+  return { ruleset: "okey51", seat: 0, status: "open", round_index: null, players, totals: [0, 0, 0, 0],
+    deadline_kind: null, deadline: null, commitment: null, chain_tip: TIP, ...extra };
+}
+
+test("a chained table: the seed goes out at once for the whole match, after the tip, and is kept with its answer", () => {
+  const { app, root, ws, storage } = start();
+  ws().deliver({ type: "snapshot", version: 1, view: openView() });
+  const sent = ws().sent.filter((f) => f.type === "seed");
+  assert.equal(sent.length, 1);
+  assert.deepEqual(sent[0], { type: "seed", id: "seed-1", round: 1, seed: sent[0].seed });
+  assert.match(sent[0].seed, /^[0-9a-f]{32}$/);
+  assert.deepEqual(match(storage), { seat: 0, chain_tip: TIP, client_seed: sent[0].seed, seeded: null });
+  assert.equal(q(root, "#fd-commitment").textContent, TIP);
+  assert.equal(q(root, "#fd-seed").value, sent[0].seed);
+  ws().deliver({ type: "seeded", id: "seed-1", round: 1, seed: sent[0].seed });
+  assert.equal(match(storage).seeded, sent[0].seed);
+  later(app, 5000);
+  ws().deliver({ type: "snapshot", version: 2, view: openView() });
+  assert.equal(ws().sent.filter((f) => f.type === "seed").length, 1);  // once per match
+  // the start's window for a seat that has sent its seed: nothing more goes out
+  ws().deliver({ type: "snapshot", version: 3, view: seedingView(0, { chain_tip: TIP,
+    seeding: { round: 1, commitment: COMMITMENT, deadline: Date.now() + 3000, sent: [true, false, false, false], chain_tip: TIP } }) });
+  later(app, 5000);
+  assert.equal(ws().sent.filter((f) => f.type === "seed").length, 1);
+  // the server refusing it later changes nothing kept
+  ws().deliver({ type: "error", id: "seed-1", code: "seed_closed", message: "closed" });
+  assert.deepEqual(match(storage), { seat: 0, chain_tip: TIP, client_seed: sent[0].seed, seeded: sent[0].seed });
+});
+
+test("a solo page that arrives in the start's window sends its seed at once", () => {
+  const { ws, storage } = start();
+  ws().deliver({ type: "snapshot", version: 1, view: seedingView(0, { chain_tip: TIP,
+    seeding: { round: 1, commitment: COMMITMENT, deadline: Date.now() + 120000, sent: [false, false, false, false], chain_tip: TIP } }) });
+  const sent = ws().sent.filter((f) => f.type === "seed");
+  assert.equal(sent.length, 1);
+  assert.equal(match(storage).client_seed, sent[0].seed);
 });

@@ -107,7 +107,8 @@ test("a round is checked for its commitment, its seeds and its algorithm", async
   const round = record.rounds[0];
   const codes = async (changed, header = record) => (await fair.verifyRound({ ...round, ...changed }, header)).map((d) => d.code);
   assert.deepEqual(await codes({ commitment: "0".repeat(64) }), ["commitment"]);
-  assert.deepEqual(await codes({ shuffle: "okeysite-shuffle-2" }), ["unknown_shuffle"]);
+  assert.deepEqual(await codes({ shuffle: "okeysite-shuffle-3" }), ["unknown_shuffle"]);
+  assert.deepEqual(await codes({ shuffle: "okeysite-shuffle-2" }), ["bad_record"]);  // a chained round names its tip
   assert.deepEqual(await codes({ server_seed: null }), ["not_revealed"]);
   assert.deepEqual(await codes({ server_seed: "nope" }), ["bad_server_seed"]);
   assert.deepEqual(await codes({ client_seeds: ["", ""] }), ["client_seed_count"]);

@@ -27,7 +27,8 @@ export function seedError(state, f) {
 
 export const fairdealEvents = {
   /** the `seeding` frame {round, commitment, deadline, sent}: a window opened before the deal */
-  seeding: (s, f) => ({ ...s, seeding: { round: f.round, commitment: f.commitment, deadline: f.deadline, sent: f.sent || [] } }),
+  seeding: (s, f) => ({ ...s, seeding: { round: f.round, commitment: f.commitment, deadline: f.deadline, sent: f.sent || [],
+    chain_tip: f.chain_tip || null } }),
   /** the `seeded` frame {round, seed}: the server keeps this seed (canonical form) for the round */
   seeded: (s, f) => ({ ...s, seedAnswer: { round: f.round, ok: true, seed: f.seed } }),
 };

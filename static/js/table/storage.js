@@ -75,3 +75,24 @@ export function persist(storage, prev, next) {
     write(storage, key, null);
   }
 }
+
+/** Storage key of the client seed this browser gave for the whole match at `tableId` (okeysite-shuffle-2). */
+export function matchSeedKey(tableId) {
+  return `okeysite:fairdeal:${tableId}:match`;
+}
+
+/**
+ * The seed this browser gave for the match at `tableId`, or null: {seat, chain_tip (the tip
+ * it saw before sending), client_seed (the seed it sent), seeded (the server's `seeded`
+ * answer, or null until it came)} (docs/fair-deals.md §10).
+ * @param {Storage|null} storage
+ * @param {string} tableId
+ */
+export function keptMatchSeed(storage, tableId) {
+  return read(storage, matchSeedKey(tableId));
+}
+
+/** Keep `entry` (see keptMatchSeed) for the match at `tableId`; storage may refuse. */
+export function keepMatchSeed(storage, tableId, entry) {
+  if (storage) write(storage, matchSeedKey(tableId), entry);
+}

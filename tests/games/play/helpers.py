@@ -45,8 +45,9 @@ def fixed_deal(table, seed="fixed", table_key=None):
     key = str(table.pk) if table_key is None else table_key
     deal_seed = fairdeal.deal_seed(server_seed, rnd.number, key, rnd.client_seeds)
     position = api.ruleset(table.ruleset).deal(table.options, deal_seed, table.players, rnd.first)
+    # dealt again as a shuffle-1 round (no chain): the same tiles as ever, and it verifies
     Round.objects.filter(pk=rnd.pk).update(server_seed=server_seed, commitment=fairdeal.commitment(server_seed),
-                                           initial_position=position)
+                                           initial_position=position, algorithm=fairdeal.SHUFFLE_1, chain_tip="")
     Game.objects.filter(pk=game.pk).update(position=position)
     return game_of(table)
 

@@ -8,6 +8,7 @@ from games.engine import api, fairdeal
 from games.models import Game, Round, Table
 from games.play import rounds, tables
 from games.snapshot import snapshot
+from tests.deals import stored_deal_seed
 from tests.games.play.helpers import play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -55,7 +56,7 @@ def test_a_round_is_committed_before_it_is_dealt_and_dealt_from_its_seeds(alice,
     position = rounds.deal_round(game, table, game.match, 1, {0: "  Zoë ", 1: "computers send none", 2: "b"})
     dealt = Round.objects.get(pk=committed.pk)
     assert dealt.client_seeds == ["Zoë", "", "b", ""] and game.round == dealt  # canonical; computers ""
-    seed = fairdeal.deal_seed(committed.server_seed, 2, str(table.pk), dealt.client_seeds)
+    seed = stored_deal_seed(dealt, table)
     assert position == dealt.initial_position == api.deal("okey51", table.options, seed, 4, 1)
     with pytest.raises(ValueError, match="already dealt"):
         rounds.deal_round(game, table, game.match, 1)

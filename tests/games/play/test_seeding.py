@@ -1,4 +1,5 @@
-"""The seeding window before a deal (games.play.seeding, docs/fair-deals.md §1): the
+"""The seeding window before each deal of a table from before the hash chain
+(games.play.seeding, docs/fair-deals.md §1): the
 commitment is public before the deal, the connected humans' seeds go into it, a missing
 seed is "", and refused seeds change nothing."""
 from datetime import timedelta
@@ -8,7 +9,7 @@ from django.utils import timezone
 
 from games.engine import api, fairdeal
 from games.models import Game, Round, Seat
-from games.play import presence, seeding, tables
+from games.play import presence, rounds, seeding, tables
 from games.snapshot import snapshot
 from tests.games.play.helpers import assert_armed, game_of, play_out, run_timer
 
@@ -18,6 +19,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def _window(settings):
     settings.OKEY_SEED_WINDOW = 3
+
+
+@pytest.fixture(autouse=True)
+def _tables_without_a_chain(monkeypatch):
+    """Tables created before the hash chain (okeysite-shuffle-1) keep one window per round."""
+    monkeypatch.setattr(rounds, "draw_chain", lambda length: {"chain_seed": "", "chain_tip": "", "chain_length": 0})
 
 
 def started_pair(alice, bob, rounds=1):

@@ -9,6 +9,7 @@ from games.engine import api, fairdeal
 from games.errors import TableError
 from games.models import Game, Match, Seat, Table
 from games.play import tables
+from tests.deals import stored_deal_seed
 from tests.games.play.helpers import game_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -26,11 +27,12 @@ def test_it_creates_a_solo_table_with_three_computers_and_deals(alice):
     assert game.deadline_kind == Game.Deadline.MOVE
     assert 29 <= (game.deadline - timezone.now()).total_seconds() <= 30
     rnd = game.round
-    assert rnd.algorithm == fairdeal.ALGORITHM and len(rnd.server_seed) == 64
+    assert rnd.algorithm == fairdeal.SHUFFLE_2 and len(rnd.server_seed) == 64 and rnd.chain_tip == table.chain_tip
+    assert fairdeal.chain_reaches(rnd.server_seed, 1, table.chain_tip)
     assert rnd.commitment == hashlib.sha256(rnd.server_seed.encode("ascii")).hexdigest()
     assert rnd.client_seeds == ["", "", "", ""]
     # the deal is reproducible from the seeds (docs/fair-deals.md §3): round 1 of this table
-    deal_seed = fairdeal.deal_seed(rnd.server_seed, 1, str(table.pk), rnd.client_seeds)
+    deal_seed = stored_deal_seed(rnd, table)
     assert api.ruleset("okey51").deal(table.options, deal_seed, 4, 0) == rnd.initial_position == game.position
 
 

@@ -16,6 +16,7 @@ from games.engine import api, fairdeal
 from games.models import Game, Match, Move, Round, Seat, Table
 from games.play import tables, turns
 from games.play.timers import timer_args
+from tests.deals import stored_deal_seed
 from tests.games.play.helpers import game_of, online_table, play_out, solo_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -162,7 +163,7 @@ def test_a_whole_match_is_played_stored_and_replays_from_the_log(alice):
         assert rnd.is_over and len(rnd.scores) == len(rnd.penalties) == len(rnd.totals) == 4
         assert rnd.totals == [s + p for s, p in zip(rnd.scores, rnd.penalties)]
         # deterministic replay: the stored moves rebuild the stored final position
-        deal_seed = fairdeal.deal_seed(rnd.server_seed, rnd.index + 1, str(table.pk), rnd.client_seeds)
+        deal_seed = stored_deal_seed(rnd, table)
         position = api.ruleset("okey51").deal(table.options, deal_seed, 4, rnd.first)
         assert position == rnd.initial_position
         moves = list(Move.objects.filter(round=rnd).order_by("number"))

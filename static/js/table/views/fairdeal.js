@@ -6,11 +6,19 @@
 // (fairdeal-verify.js) so that Verify, here or on the match page, also proves the
 // commitment was the one shown before the deal. During the round it shows the commitment
 // and the seed sent; after it the revealed server seed and Verify.
+//
+// Tables with a hash chain (okeysite-shuffle-2, docs/fair-deals.md §10): the view carries
+// the chain's tip from the table's creation. As soon as this browser holds a seat and has
+// seen the tip, it sends a fresh seed for the whole match (no wait: a solo table's deal
+// waits for it), and keeps the seed it sent and the server's `seeded` answer
+// (storage.js keepMatchSeed). Nothing it learns later rewrites them: a seed the record does
+// not hold makes Verify fail "your seed was not used".
 import { clientSeed, normaliseClientSeed } from "../../fairdeal.js";
 import { canVerify, rememberSeen, seenFor, verifyInto } from "../../fairdeal-verify.js";
 import { _, fmt } from "../i18n.js";
 import { seated } from "../selectors.js";
 import { seedFrameId } from "../state-fairdeal.js";
+import { keepMatchSeed, keptMatchSeed } from "../storage.js";
 import { h } from "./dom.js";
 
 const AUTO_SEND_MS = 1500;       // an untouched proposal goes out this long after the commitment arrived
@@ -62,8 +70,11 @@ export class FairDealPanel {
     const v = state.view;
     if (!v) return;
     this.handleAnswer(state);
+    this.giveMatchSeed(state);
     const open = state.seeding;
-    if (open) this.renderWindow(state, open);
+    if (open && open.chain_tip) this.renderMatchSeed(state, open);
+    else if (v.chain_tip && v.status === "open") this.renderMatchSeed(state, null);
+    else if (open) this.renderWindow(state, open);
     else this.renderRound(state, v);
     this.place();
   }
@@ -75,6 +86,47 @@ export class FairDealPanel {
     const host = overlay && !overlay.hidden ? overlay : this.el;
     this.panel.classList.toggle("overlay-card", host !== this.el);
     if (this.panel.parentElement !== host) host.append(this.panel);
+  }
+
+  /**
+   * Send this seat's seed for the match once it has seen the chain tip: while the table is
+   * open, or in the start's window. Once sent (and kept) for this tip and seat, only a
+   * missing `seeded` answer makes it go again, the same seed.
+   */
+  giveMatchSeed(state) {
+    const v = state.view;
+    const tip = v && v.chain_tip;
+    const open = state.seeding;
+    if (!tip || !seated(state)) return;
+    if (!(v.status === "open" || (open && open.chain_tip === tip && open.round === 1))) return;
+    const store = this.ctx.storage;
+    let kept = keptMatchSeed(store, state.tableId);
+    if (kept && (kept.chain_tip !== tip || kept.seat !== v.seat)) kept = null;
+    if (kept && kept.seeded !== null && kept.seeded !== undefined) return;
+    if (kept && this.matchSentAt && Date.now() - this.matchSentAt < 2000) return;  // its answer is on the way
+    const seed = kept ? kept.client_seed : clientSeed();
+    if (!this.ctx.sendFrame({ type: "seed", id: seedFrameId(1), round: 1, seed })) return;  // again once connected
+    this.matchSentAt = Date.now();
+    if (!kept) keepMatchSeed(store, state.tableId, { seat: v.seat, chain_tip: tip, client_seed: seed, seeded: null });
+  }
+
+  /** Before the first deal of a chained match: the tip and this seat's seed for the match. */
+  renderMatchSeed(state, open) {
+    const v = state.view;
+    this.panel.hidden = false;
+    this.panel.dataset.phase = "seeding";
+    this.intro.textContent = _("The server has committed to the secret seeds of every round of this match (the chain tip below); your browser adds its own seed, once, for the whole match.");
+    this.commitment.textContent = v.chain_tip;
+    const mine = seated(state);
+    this.seedRow.hidden = !mine;
+    const kept = mine ? keptMatchSeed(this.ctx.storage, state.tableId) : null;
+    if (kept && kept.chain_tip === v.chain_tip) this.seedInput.value = kept.client_seed;
+    this.seedInput.disabled = true;
+    this.sendBtn.hidden = true;
+    if (open) this.sent = open.round;  // the per-round window's sending stays off
+    this.seedState.textContent = kept && kept.seeded ? _("Sent: the server keeps this seed for every round of the match.") : "";
+    this.serverRow.hidden = true;
+    this.verifyRow.hidden = true;
   }
 
   /** The seeding window: the commitment, the proposal (editable until sent). */
@@ -152,6 +204,7 @@ export class FairDealPanel {
   }
 
   tick(state) {
+    if (state.view) this.giveMatchSeed(state);
     const open = state.seeding;
     if (!open || open.round !== this.round || this.sent === open.round || !seated(state)) return;
     const now = Date.now();
@@ -188,18 +241,25 @@ export class FairDealPanel {
     this.render(state);
   }
 
-  /** The server's answer to this browser's seed: refused too late means the seat's seed is "". */
+  /**
+   * The server's answer to this browser's seed. `seeded` for a chained match is kept next to
+   * the seed sent. A refusal never rewrites what was sent: if the server says the window
+   * closed, the record must still hold the seed this browser sent, or Verify says so.
+   */
   handleAnswer(state) {
     const answer = state.seedAnswer;
     if (!answer || answer === this.answer) return;
     this.answer = answer;
-    if (answer.ok) return;
+    const kept = keptMatchSeed(this.ctx.storage, state.tableId);
+    if (answer.ok) {
+      if (kept && answer.round === 1 && state.view && kept.chain_tip === state.view.chain_tip) {
+        keepMatchSeed(this.ctx.storage, state.tableId, { ...kept, seeded: answer.seed });
+      }
+      return;
+    }
     this.refused = answer.round;
     this.seedState.textContent = answer.message;
-    const seen = seenFor(state.tableId, answer.round, this.ctx.storage);
-    if (answer.code === "seed_closed" && seen) {
-      rememberSeen(state.tableId, answer.round, { ...seen, client_seed: "" }, this.ctx.storage);
-    } else if (answer.code === "bad_seed" && state.seeding && state.seeding.round === answer.round) {
+    if (answer.code === "bad_seed" && state.seeding && state.seeding.round === answer.round) {
       this.sent = null;   // the player may correct it while the window is open
       this.refused = null;
       this.editing = true;

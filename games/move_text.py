@@ -69,17 +69,22 @@ def describe_action(name, action):
     return gettext("%(name)s played %(type)s") % {"name": name, "type": kind}
 
 
-def describe_move(name, action, result="ok"):
-    """`describe_action` plus the refusal, for a logged move.
+def describe_move(name, action, result="ok", actor="human"):
+    """`describe_action` plus the refusal and who played, for a logged move.
 
     Args: `name`, `action` (dict), `result` ("ok" or the refusal code of a penalised
-    refusal). Returns str, e.g. "… — refused: below the threshold".
+    refusal), `actor` (a `Move.Actor` value: "timeout" is the computer playing for the
+    seat's player after a move time ran out or a disconnect). Returns str, e.g.
+    "… — refused: below the threshold", "alice drew (the computer played for alice)".
     """
     sentence = describe_action(name, action)
     if result and result != "ok":
         reason = REFUSALS.get(result)
         reason = str(reason) if reason is not None else error_message(result)
-        return gettext("%(move)s — refused: %(reason)s") % {"move": sentence, "reason": reason}
+        sentence = gettext("%(move)s — refused: %(reason)s") % {"move": sentence, "reason": reason}
+    if actor == "timeout":
+        # the player did not move: a reader must not take the computer's move for theirs
+        sentence = gettext("%(move)s (the computer played for %(name)s)") % {"move": sentence, "name": name}
     return sentence
 
 

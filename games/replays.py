@@ -121,6 +121,9 @@ def round_frames(round_record, names):
         if move["action"].get("type") == "draw" and before.get("pile"):  # a replay hides nothing: say which tile
             drawn = before["pile"][0]
             line["text"] = _("%(name)s drew %(tile)s") % {"name": names[line["seat"]], "tile": tile_words(drawn)}
+            if move.get("actor") == "timeout":
+                line["text"] = _("%(move)s (the computer played for %(name)s)") % {
+                    "move": line["text"], "name": names[line["seat"]]}
             line["drawn"] = drawn  # the code, for the page to mark the tile
     try:
         frames = [frame(p) for p in positions]
@@ -142,7 +145,7 @@ def move_lines(moves, names):
         seat = move["action"]["seat"]
         out.append({"number": move.get("number", k + 1), "seat": seat,
                     "actor": str(actors.get(move.get("actor"), "")),
-                    "text": describe_move(names[seat], move["action"], move["result"]),
+                    "text": describe_move(names[seat], move["action"], move["result"], move.get("actor")),
                     "refused": move["result"] != "ok",
                     "penalties": [describe_penalty(names, e) for e in move["penalties"]]})
     return out

@@ -13,6 +13,7 @@ from collections import OrderedDict
 from contextlib import nullcontext
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db.models import Count, F, Q
 from django.utils import translation
 from django.utils.translation import gettext
@@ -62,6 +63,36 @@ def players_info(table, seats):
                     "empty": True}
         info["team"] = seat.index % 2 if teams else None
         out.append(info)
+    return out
+
+
+REMATCH_ANSWERS = {None: "waiting", "yes": "accepted", "no": "declined"}
+
+
+def rematch_invitees(table, seats):
+    """The humans a rematch table still open invited, with their answers, for its seat
+    list: who is still expected and who declined (`games.play.rematch`).
+
+    Args: `table` (Table), `seats` (its Seats in seat order, with their users). Returns a
+    list, in the order they were invited (the old match's seat order), of {"user"
+    (username), "name" (display name), "answer" ("waiting" | "accepted" | "declined"),
+    "seat" (the seat index an invitee who accepted took, else None)}; the one who offered
+    the rematch is left out (they sit in seat 0). [] for any other table. One query when
+    not empty."""
+    answers = table.rematch_answers or {}
+    if table.status != Table.Status.OPEN or not answers:
+        return []
+    seated = {s.user_id: s.index for s in seats if s.user_id}
+    ids = [int(key) for key in answers if int(key) != table.creator_id]
+    users = {u.pk: u for u in get_user_model().objects.filter(pk__in=ids).select_related("player_settings")}
+    out = []
+    for pk in ids:
+        user = users.get(pk)
+        if user is None:
+            continue
+        answer = REMATCH_ANSWERS.get(answers.get(str(pk)), "waiting")
+        out.append({"user": user.get_username(), "name": display_name(user), "answer": answer,
+                    "seat": seated.get(pk) if answer == "accepted" else None})
     return out
 
 
@@ -163,7 +194,8 @@ def view_for(game, table, seats, seat_index, moves=None):
     (`seeding_state.seeding_frame`, while a seeding window is open), assisted, move_time,
     creator_seat, team_totals (okey51 teams, else None), spectators (sockets watching),
     practice (no move clock), rematch_table (the id of the rematch offered once the match
-    is over, else None), round_end (`round_end_frame`, once
+    is over, else None), rematch_invited (`rematch_invitees`: on an open rematch table the
+    invited players and their answers, else []), round_end (`round_end_frame`, once
     the round is over), moves (the round's move history as this seat may see it,
     `history.public_moves`, when `moves` — the rows of `recent_moves` — are given) and, on
     assisted tables only, penalty_tiles for the viewer's own seat (`api.penalty_tiles`,
@@ -197,6 +229,7 @@ def view_for(game, table, seats, seat_index, moves=None):
         "rematch_table": table.rematch_table_id,
         # the match's hash chain tip, public from the table's creation (docs/fair-deals.md §10)
         "chain_tip": table.chain_tip or None,
+        "rematch_invited": rematch_invitees(table, seats),
     })
     if table.assisted and seat_index is not None and game.position is not None and not api.is_over(game.position):
         try:

@@ -30,7 +30,7 @@ from games.models import Match, Seat, Table
 from games.module_graph import module_closure
 from games.move_text import describe_penalty
 from games.play import quickmatch, rematch, tables
-from games.snapshot import open_tables, players_info
+from games.snapshot import open_tables, players_info, rematch_invitees
 
 
 def lobby(request):
@@ -172,6 +172,7 @@ def table_page(request, table_id):
     free = any(s.user_id is None and not s.bot_level for s in seats)
     is_open = table.status == Table.Status.OPEN
     removed = user is not None and seat is None and user.pk in table.removed
+    _name_invitees(table, seats)
     context = {
         "table": table,
         "seat_index": seat_index,
@@ -200,6 +201,18 @@ def table_page(request, table_id):
     }
     # The fallback page is only used until the table client's template exists.
     return render(request, ["games/table.html", "games/table_fallback.html"], context)
+
+
+def _name_invitees(table, seats):
+    # An open rematch names whom each free seat waits for and what the invited players
+    # answered (the table client redraws the same from every snapshot): `seat.invitee`.
+    invited = rematch_invitees(table, seats)
+    pending = [i for i in invited if i["seat"] is None]
+    accepted = {i["seat"]: i for i in invited if i["seat"] is not None}
+    for s in seats:
+        s.invitee = accepted.get(s.index)
+        if s.user_id is None and not s.bot_level and pending:
+            s.invitee = pending.pop(0)
 
 
 @login_required

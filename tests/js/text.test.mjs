@@ -88,3 +88,33 @@ test("the score table says how the round ended", () => {
     "Blocked: the pile is empty and nobody could play. mehmet holds the lowest rack.");
   assert.equal(endReasonText(view, null), "");
 });
+
+test("the others read that the computer played a seat's turn for its player, never as the player's own move", () => {
+  const moves = [
+    { number: 30, seat: 0, actor: "human", type: "discard", result: "ok", tile: "B2", penalties: [] },
+    { number: 31, seat: 2, actor: "timeout", type: "draw", result: "ok", penalties: [] },
+    { number: 32, seat: 2, actor: "timeout", type: "discard", result: "ok", tile: "R11", penalties: [] },
+  ];
+  assert.equal(lastActionText({ ...view, moves }),
+    "The computer drew a tile for mehmet · The computer discarded for mehmet: red 11");
+  // a spectator reads the same
+  assert.equal(lastActionText({ ...view, seat: null, moves }),
+    "The computer drew a tile for mehmet · The computer discarded for mehmet: red 11");
+  const line = moveLine(view, moves[2], playerName);
+  assert.equal(line.subject, "for");
+  assert.equal(line.text, "The computer discarded for mehmet");
+  for (const [move, text] of [
+    [{ type: "draw", pass: true }, "The computer passed for mehmet: the pile is empty"],
+    [{ type: "take_discard", tile: "R5" }, "The computer took the discard for mehmet"],
+    [{ type: "discard", result: "playable_discard" }, "The computer's discard for mehmet was refused"],
+    [{ type: "open", melds: [] }, "The computer opened for mehmet"],
+    [{ type: "meld", tiles: [] }, "The computer laid a meld for mehmet"],
+    [{ type: "add", tile: "R5" }, "The computer added a tile for mehmet"],
+    [{ type: "swap", tile: "R5" }, "The computer swapped a wild for mehmet"],
+    [{ type: "play", laid: [] }, "The computer played on the table for mehmet"],
+  ]) {
+    assert.equal(moveLine(view, { seat: 2, actor: "timeout", result: "ok", penalties: [], ...move }, playerName).text, text);
+  }
+  // a computer's own seat still reads as that seat's move
+  assert.equal(moveLine(view, { ...moves[2], seat: 1, actor: "computer" }, playerName).text, `${playerName(view, 1)} discarded`);
+});

@@ -21,25 +21,39 @@ export function tileName(text) {
   return `${colour} ${f.number}`;
 }
 
-// who played the move, as the viewer reads it: you, the computer for you, or another seat
+// who played the move, as the viewer reads it: you, the computer for you, another seat,
+// or the computer for another seat's player (actor "timeout": a move time ran out, a
+// disconnect, autoplay) — the others must not read it as that player's own move
 function subject(view, move) {
-  if (move.seat !== view.seat || view.seat === null || view.seat === undefined) return "other";
+  if (move.seat !== view.seat || view.seat === null || view.seat === undefined) {
+    return move.actor === "timeout" ? "for" : "other";
+  }
   return move.actor === "timeout" ? "auto" : "you";
 }
 
 const SENTENCES = () => ({
-  draw: { you: _("You drew a tile"), auto: _("The computer drew a tile for you"), other: _("%(who)s drew a tile") },
+  draw: { you: _("You drew a tile"), auto: _("The computer drew a tile for you"), other: _("%(who)s drew a tile"),
+    for: _("The computer drew a tile for %(who)s") },
   pass: { you: _("You passed: the pile is empty"), auto: _("The computer passed for you: the pile is empty"),
-    other: _("%(who)s passed: the pile is empty") },
-  take_discard: { you: _("You took the discard"), auto: _("The computer took the discard for you"), other: _("%(who)s took the discard") },
-  discard: { you: _("You discarded"), auto: _("The computer discarded for you"), other: _("%(who)s discarded") },
+    other: _("%(who)s passed: the pile is empty"),
+    for: _("The computer passed for %(who)s: the pile is empty") },
+  take_discard: { you: _("You took the discard"), auto: _("The computer took the discard for you"), other: _("%(who)s took the discard"),
+    for: _("The computer took the discard for %(who)s") },
+  discard: { you: _("You discarded"), auto: _("The computer discarded for you"), other: _("%(who)s discarded"),
+    for: _("The computer discarded for %(who)s") },
   refused: { you: _("Your discard was refused"), auto: _("The computer's discard for you was refused"),
-    other: _("%(who)s's discard was refused") },
-  open: { you: _("You opened"), auto: _("The computer opened for you"), other: _("%(who)s opened") },
-  meld: { you: _("You laid a meld"), auto: _("The computer laid a meld for you"), other: _("%(who)s laid a meld") },
-  add: { you: _("You added a tile"), auto: _("The computer added a tile for you"), other: _("%(who)s added a tile") },
-  swap: { you: _("You swapped a wild"), auto: _("The computer swapped a wild for you"), other: _("%(who)s swapped a wild") },
-  play: { you: _("You played on the table"), auto: _("The computer played on the table for you"), other: _("%(who)s played on the table") },
+    other: _("%(who)s's discard was refused"),
+    for: _("The computer's discard for %(who)s was refused") },
+  open: { you: _("You opened"), auto: _("The computer opened for you"), other: _("%(who)s opened"),
+    for: _("The computer opened for %(who)s") },
+  meld: { you: _("You laid a meld"), auto: _("The computer laid a meld for you"), other: _("%(who)s laid a meld"),
+    for: _("The computer laid a meld for %(who)s") },
+  add: { you: _("You added a tile"), auto: _("The computer added a tile for you"), other: _("%(who)s added a tile"),
+    for: _("The computer added a tile for %(who)s") },
+  swap: { you: _("You swapped a wild"), auto: _("The computer swapped a wild for you"), other: _("%(who)s swapped a wild"),
+    for: _("The computer swapped a wild for %(who)s") },
+  play: { you: _("You played on the table"), auto: _("The computer played on the table for you"), other: _("%(who)s played on the table"),
+    for: _("The computer played on the table for %(who)s") },
 });
 
 function kindOf(move) {
@@ -53,7 +67,7 @@ function kindOf(move) {
  * @param {object} view the snapshot's view (seat, players)
  * @param {object} move one of view.moves: {number, seat, actor, type, result, penalties, tile?, melds?, tiles?, laid?, then?}
  * @param {(view: object, seat: number) => string} nameOf a seat's display name (text.js playerName)
- * @returns {{text: string, tiles: string[][], penalties: object[], subject: "you"|"auto"|"other", actor: string}|null}
+ * @returns {{text: string, tiles: string[][], penalties: object[], subject: "you"|"auto"|"other"|"for", actor: string}|null}
  *   `tiles`: the public tiles of the move, one list per meld (a discard or a take: one list
  *   of one tile); null for a move type the client does not know.
  */

@@ -85,3 +85,32 @@ def test_rematch_through_the_pages(client, alice, bob):
     response = client.post(reverse("table_rematch_answer", args=[old.pk]), {"accept": "no"})
     assert response["Location"] == reverse("lobby")
     assert Table.objects.get(pk=old.rematch_table_id).status == Table.Status.PLAYING
+
+
+def test_the_rematch_seats_name_the_invited_players_and_their_answers(client, alice, bob, carol):
+    from games.snapshot import snapshot
+
+    old = finished(alice, bob, carol)
+    new = rematch.offer(alice, old.pk)
+    client.force_login(alice)
+
+    def seats_html():
+        page = client.get(reverse("table", args=[new.pk])).content.decode()
+        return page[page.index('id="prestart-seats"'):page.index("</ul>", page.index('id="prestart-seats"'))]
+
+    html = seats_html()
+    assert html.count("free seat") == 1  # four seats, three players: one was never anybody's
+    assert html.count("waiting for an answer") == 2 and "bob" in html and "carol" in html
+    _version, view, _seat = snapshot(new.pk, alice)
+    assert sorted((i["user"], i["answer"], i["seat"]) for i in view["rematch_invited"]) == [
+        ("bob", "waiting", None), ("carol", "waiting", None)]
+    rematch.answer(carol, new.pk, False)
+    html = seats_html()
+    assert "declined: a computer takes the seat" in html and html.count("waiting for an answer") == 1
+    assert {i["user"]: i["answer"] for i in snapshot(new.pk, alice)[1]["rematch_invited"]} == {
+        "bob": "waiting", "carol": "declined"}
+    client.force_login(bob)
+    assert 'class="free invitee waiting"' in seats_html()
+    # everyone answered: the match starts and the list of answers goes
+    rematch.answer(bob, new.pk, True)
+    assert snapshot(new.pk, bob)[1]["rematch_invited"] == []

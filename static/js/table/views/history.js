@@ -31,7 +31,6 @@ export class HistoryPanel {
       if (!line) return null;
       return h("li", { class: `history-line by-${line.subject}${line.actor !== "human" ? " by-computer" : ""}`, dataset: { number: String(m.number), seat: String(m.seat) } },
         h("span", { class: "history-text" }, line.text),
-        line.actor === "timeout" && line.subject !== "auto" ? h("small", { class: "who-label" }, _("a computer plays for now")) : null,
         line.tiles.map((meld) => h("span", { class: "history-meld" }, meld.map(tile))),
         line.penalties.length ? h("ul", { class: "history-penalties" }, line.penalties.map((e) => h("li", {}, `${playerName(v, e.seat)}: ${penaltyText(v, e)}`))) : null);
     }).filter(Boolean);

@@ -18,6 +18,28 @@ function removeForm(config, seat) {
     h("button", { type: "submit", class: "remove-btn" }, _("Remove")));
 }
 
+function answerText(answer) {
+  if (answer === "accepted") return _("accepted");
+  if (answer === "declined") return _("declined: a computer takes the seat");
+  return _("waiting for an answer");
+}
+
+/**
+ * An open rematch's invited players by seat (view.rematch_invited, games/snapshot.py
+ * `rematch_invitees`): one who accepted at the seat they took, the others in the free
+ * seats in the order they were invited, so every seat says whom it waits for.
+ * @param {object} view the snapshot's view
+ * @returns {Object<number, {name: string, answer: "waiting"|"accepted"|"declined"}>} by seat index
+ */
+export function seatInvitees(view) {
+  const out = {};
+  const invited = (view && view.rematch_invited) || [];
+  const pending = invited.filter((i) => i.seat === null || i.seat === undefined);
+  for (const i of invited) if (i.seat !== null && i.seat !== undefined) out[i.seat] = i;
+  (view.players || []).forEach((p, s) => { if (p.empty && pending.length) out[s] = pending.shift(); });
+  return out;
+}
+
 export class Prestart {
   constructor(ctx = {}) { this.el = null; this.config = ctx.config || {}; this.seat = Number.isInteger(this.config.seat) ? this.config.seat : null; this.reload = ctx.reload || (() => typeof location !== "undefined" && location.reload()); }
 
@@ -34,9 +56,15 @@ export class Prestart {
     const list = document.getElementById("prestart-seats");
     const players = v.players || [];
     if (list && players.length) {
-      list.replaceChildren(...players.map((p, s) => h("li", { class: `${p.empty ? "free" : ""}${s === v.seat ? " me" : ""}`.trim(), dataset: { seat: String(s) } },
-        p.empty ? _("free seat") : playerName(v, s), s === v.seat ? ` (${_("you")})` : "",
-        p.user && s !== v.seat ? removeForm(this.config, s) : null)));
+      const invitees = seatInvitees(v);
+      list.replaceChildren(...players.map((p, s) => {
+        const inv = invitees[s];
+        const cls = `${p.empty ? "free" : ""}${s === v.seat ? " me" : ""}${inv ? ` invitee ${inv.answer}` : ""}`.trim();
+        return h("li", { class: cls, dataset: { seat: String(s) } },
+          p.empty ? (inv ? inv.name : _("free seat")) : playerName(v, s), s === v.seat ? ` (${_("you")})` : "",
+          inv ? h("span", { class: "invite-answer" }, answerText(inv.answer)) : null,
+          p.user && s !== v.seat ? removeForm(this.config, s) : null);
+      }));
     }
     const join = document.getElementById("join-form");
     if (join) join.hidden = !players.some((p) => p.empty) || seated(state);

@@ -274,7 +274,7 @@ class Write:
             lang = snapshot.seat_language(self.seats[index])
             text = snapshot.view_text(view, lang)
             messages.append((seat_group(self.table.pk, uid), dict(update, type="table.view", text=text, lang=lang,
-                                                                  seat=index)))
+                                                                  seat=index, to_move=snapshot.seat_to_move(view))))
         _on_commit_send(messages)
 
     def _after_commit(self, refresh, origin, round_end, match_finished):

@@ -3,8 +3,11 @@
 PY      := .venv/bin/python
 HOST    ?= 127.0.0.1
 PORT    ?= 8000
-# Small WebSocket frames only (daphne's default is 1 MiB): a table frame is a few KB.
-DAPHNE_LIMITS := --websocket-max-message-size 65536 --websocket-max-frame-size 65536
+# daphne's options, the same in deploy/supervisord.conf, the README and bench/stack.py (which
+# says why each): small WebSocket frames only; a ping after 3 s of silence and the socket
+# dropped when its pong is 4 s late (a dead peer is noticed within about 9 s); a handshake
+# not accepted within 5 s refused.
+DAPHNE_OPTS := --websocket-max-message-size 65536 --websocket-max-frame-size 65536 --ping-interval 3 --ping-timeout 4 --websocket_connect_timeout 5
 # The tests use the machine's real PostgreSQL and Redis (never mocks).
 # one database per run, so that runs side by side never share a test database
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/okeysite_$(shell echo $$PPID)
@@ -20,7 +23,7 @@ TEST_REDIS_URL    ?= redis://127.0.0.1:6379/0
 
 run: .venv/.installed
 	$(PY) manage.py migrate --noinput
-	$(PY) -m daphne $(DAPHNE_LIMITS) -b $(HOST) -p $(PORT) okeysite.asgi:application
+	$(PY) -m daphne $(DAPHNE_OPTS) -b $(HOST) -p $(PORT) okeysite.asgi:application
 
 # Start PostgreSQL and Redis when they are not up (they are on this kind of machine).
 services:

@@ -17,7 +17,6 @@ from allauth.account.models import EmailAddress
 from allauth.core.internal import ratelimit
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.sites.shortcuts import get_current_site
 from django.utils.translation import gettext_lazy as _
 
 from accounts.display_names import COMPUTER_NAME_MESSAGE, reads_as_computer
@@ -81,10 +80,13 @@ class AccountAdapter(MailOutageMixin, DefaultAccountAdapter):
         return f"user:{user_id}" if user_id is not None else (email or username).lower()
 
     def _limit_keys(self, request, credentials):
-        site = get_current_site(request).domain
+        # No host name in the keys: without the sites framework it is the request's Host
+        # header, port included, so two daphne processes (127.0.0.1:8000 and :8001) counted
+        # apart, and a guesser could pick a new allowed name for every five tries. The
+        # cache's own prefix already keeps two sites apart.
         login = self._login(credentials)
         ip = ratelimit.get_ip(request)
-        return (("login_failed", f"{site}:{ip}:{login}"), (ACCOUNT_ACTION, f"{site}:{login}"))
+        return (("login_failed", f"{ip}:{login}"), (ACCOUNT_ACTION, login))
 
     def pre_authenticate(self, request, **credentials):
         """Count this attempt against each limit before the password is checked.

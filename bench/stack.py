@@ -160,9 +160,23 @@ def site_env(redis_url, database_url, **overrides):
     return env
 
 
+# daphne's options for every web process: the Makefile's DAPHNE_OPTS, deploy/supervisord.conf
+# and the README spell the same (tests/deploy/test_daphne_options.py holds them to it).
+# - Small WebSocket frames only (daphne's default is 1 MiB): a table frame is a few KB.
+# - A WebSocket ping after 3 s without a frame, and the socket dropped when its pong is not
+#   back within 4 s: a peer whose network is gone (no FIN ever comes) is noticed within
+#   about 9 s (daphne checks every 2 s), so at an online table the computer plays the
+#   dropped player's turn after the disconnect grace instead of the whole move clock. A
+#   hidden tab answers pings too (the browser does, not the page's timers), so only dead
+#   sockets go; the page's own 90 s idle close stays for pages that stopped sending.
+# - A handshake the application has not accepted within 5 s is refused (daphne: 20 s).
+DAPHNE_OPTIONS = ["--websocket-max-message-size", "65536", "--websocket-max-frame-size", "65536",
+                  "--ping-interval", "3", "--ping-timeout", "4", "--websocket_connect_timeout", "5"]
+
+
 def daphne(port):
-    """argv of one daphne web process on `port` (the README's flags)."""
-    return [PYTHON, "-m", "daphne", "--websocket-max-message-size", "65536", "-b", "127.0.0.1", "-p", str(port),
+    """argv of one daphne web process on `port` with DAPHNE_OPTIONS (the README's flags)."""
+    return [PYTHON, "-m", "daphne", *DAPHNE_OPTIONS, "-b", "127.0.0.1", "-p", str(port),
             "okeysite.asgi:application"]
 
 

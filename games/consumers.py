@@ -24,7 +24,7 @@ from games.chat.socket import ChatFrames
 from games.errors import TableError, error_message
 from games.models import Seat
 from games.play import presence, seeding, spectators, turns
-from games.snapshot import localize, snapshot, snapshot_frame
+from games.snapshot import localize, seat_to_move, snapshot, snapshot_frame
 from games.sockets import CAP_CLOSE_CODE, DirectDispatch, HeartbeatMixin, client_address, dumps, scope_language
 from okeysite import socket_groups
 
@@ -81,6 +81,7 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
 
     admitted = False  # frames are read only once connect() has set the socket up
     presence_refreshed = 0.0
+    to_move = False  # the last view sent shows this socket's seat to move (`snapshot.seat_to_move`)
 
     async def connect(self):
         user = self.scope.get("user")
@@ -164,6 +165,18 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
         if self.watching:
             await database_sync_to_async(spectators.recount)(self.table_id)
 
+    def watched_closely(self):
+        """The player to move at an online table: the others wait for them, so a silent
+        socket is probed and soon closed (`HeartbeatMixin`)."""
+        return self.admitted and self.to_move
+
+    def _sent(self, version, to_move):
+        self.sent_version = max(self.sent_version, version)
+        if to_move != self.to_move:
+            self.to_move = to_move
+            if to_move:
+                self.watch_changed()
+
     async def heartbeat(self):
         """Refresh this socket's presence row every third of its lifetime; a row that
         expired meanwhile (a long stall) is recorded again, and the seat given back."""
@@ -188,25 +201,25 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
         version, view, seat = await database_sync_to_async(snapshot)(
             self.table_id, self.user, self.language)
         self.seat = seat
-        self.sent_version = max(self.sent_version, version)
+        self._sent(version, seat_to_move(view))
         await self.send_frame({"type": "snapshot", "version": version, "view": view})
 
     async def send_view(self, version, view, seat):
         """Send a view the writer built (`seat`: its seat index, None for the public view)
         as this socket's snapshot, its computers named in the socket's language."""
         self.seat = seat
-        self.sent_version = max(self.sent_version, version)
+        self._sent(version, seat_to_move(view))
         await self.send_frame({"type": "snapshot", "version": version, "view": localize(view, self.language)})
 
-    async def send_view_text(self, version, text, language, seat):
+    async def send_view_text(self, version, text, language, seat, to_move=False):
         """Send a view the writer serialised (`snapshot.view_text`, its computers named in
-        `language`) as this socket's snapshot: as it is when that is the socket's language,
-        else decoded and named again (`send_view`)."""
+        `language`; `to_move`: `snapshot.seat_to_move` of it) as this socket's snapshot: as
+        it is when that is the socket's language, else decoded and named again (`send_view`)."""
         if language != self.language:
             await self.send_view(version, json.loads(text), seat)
             return
         self.seat = seat
-        self.sent_version = max(self.sent_version, version)
+        self._sent(version, bool(to_move))
         await self.send(text_data=snapshot_frame(version, text))
 
     async def send_error(self, code, frame_id=None):
@@ -312,7 +325,8 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
             self._remember(frame_id, answer)
             await self.send_frame(answer)
             if outcome.text is not None:
-                await self.send_view_text(outcome.version, *outcome.text, self.seat)
+                text, language, to_move = outcome.text
+                await self.send_view_text(outcome.version, text, language, self.seat, to_move)
             else:
                 await self.send_snapshot()
             if outcome.round_end:
@@ -374,7 +388,7 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
         version = event["version"]
         if version > self.sent_version or (event.get("refresh") and not own and version == self.sent_version):
             if "text" in event:
-                await self.send_view_text(version, event["text"], event.get("lang"), seat)
+                await self.send_view_text(version, event["text"], event.get("lang"), seat, event.get("to_move"))
             else:
                 await self.send_snapshot()
         if event.get("round_end"):

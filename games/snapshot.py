@@ -297,6 +297,15 @@ def seat_language(seat):
     return chosen or settings.LANGUAGE_CODE
 
 
+def seat_to_move(view):
+    """Whether `view` (a dict from `view_for`) is the view of the seat to move at an online
+    table with its move clock running: the player the others wait for (RULES.md §6, D-16),
+    whose socket is watched closely (`games.sockets.HeartbeatMixin`). Returns bool."""
+    seat = view.get("seat")
+    return (seat is not None and view.get("mode") == Table.Mode.ONLINE and view.get("turn") == seat
+            and view.get("deadline_kind") == Game.Deadline.MOVE and not view.get("round_end"))
+
+
 def snapshot(table_id, user, language=None):
     """The view one socket may see now (`view_for`, with the round's move history),
     read from the database.

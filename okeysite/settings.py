@@ -320,6 +320,12 @@ OKEY_WS_LOBBY_MAX_PER_IP = int(env_float("OKEY_WS_LOBBY_MAX_PER_IP", 16))
 # OKEY_PRESENCE_TTL seconds past its last refresh (a process that dies takes its sockets'
 # presence with it after that long).
 OKEY_WS_IDLE_TIMEOUT = env_float("OKEY_WS_IDLE_TIMEOUT", 90.0)
+# The socket of the player to move at an online table (the others wait for them, D-16) is
+# asked for a frame (a server `ping`, answered `pong`) once it was quiet this many
+# seconds, and closed with 4408 when still silent OKEY_WS_PROBE_DEAD seconds after its last
+# frame: a dropped network is noticed within about 7 s, then the disconnect grace applies.
+OKEY_WS_PROBE_AFTER = env_float("OKEY_WS_PROBE_AFTER", 2.0)
+OKEY_WS_PROBE_DEAD = env_float("OKEY_WS_PROBE_DEAD", 6.0)
 OKEY_PRESENCE_TTL = env_float("OKEY_PRESENCE_TTL", 120.0)
 
 # --- auth (django-allauth) -----------------------------------------------------

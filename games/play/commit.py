@@ -127,8 +127,9 @@ class Write:
 
     def text_of(self, seat_index):
         """The view of `seat_index` this transaction broadcast, as it was serialised for its
-        seat group: (text (str, `snapshot.view_text`), language its computers are named in),
-        or None. The actor's socket sends it as it is: a view is serialised once."""
+        seat group: (text (str, `snapshot.view_text`), language its computers are named in,
+        whether it shows that seat to move (`snapshot.seat_to_move`)), or None. The actor's
+        socket sends it as it is: a view is serialised once."""
         return self.texts.get(seat_index)
 
     def lobby_changed(self):
@@ -256,9 +257,10 @@ class Write:
         for index, (uid, view) in own.items():
             lang = snapshot.seat_language(self.seats[index])
             text = snapshot.view_text(view, lang)
-            self.texts[index] = (text, lang)
+            to_move = snapshot.seat_to_move(view)
+            self.texts[index] = (text, lang, to_move)
             messages.append((socket_groups.seat_group(self.table.pk, uid),
-                             dict(update, type="table.view", text=text, lang=lang, seat=index)))
+                             dict(update, type="table.view", text=text, lang=lang, seat=index, to_move=to_move)))
         _on_commit_send(messages)
 
     def _after_commit(self, refresh, origin, round_end, match_finished):

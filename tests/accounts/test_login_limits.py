@@ -137,7 +137,7 @@ def account_history_key(owner):
     request = RequestFactory().post("/accounts/login/")
     rate = ratelimit.parse_rates("20/m/key")[0]
     return ratelimit.get_cache_key(request, app="allauth.account", action="login_failed_account", rate=rate,
-                                   key=f"testserver:user:{owner.pk}")
+                                   key=f"user:{owner.pk}")
 
 
 def test_a_guesser_on_many_addresses_gets_a_cool_down_that_ends_within_a_minute(owner):
@@ -239,3 +239,19 @@ def test_simultaneous_wrong_passwords_pass_at_most_the_limit_in_embedded_mode(em
             assert "is not correct" in login(user, "wrong-guess", address)[1]
         ok, page = login(user, "Right-password-42", address)
         assert not ok and TOO_MANY in page
+
+
+def test_failures_count_once_whichever_process_or_host_name_answers(owner, settings):
+    # Two daphne processes answer on two ports (Host "127.0.0.1:8000" and ":8001"), and a
+    # site may allow several names: the count is the account's and the address's, the same
+    # in the shared cache whichever host name the request carried.
+    settings.ALLOWED_HOSTS = ["*"]
+    hosts = ["127.0.0.1:8000", "127.0.0.1:8001"]
+    for attempt in range(5):
+        client = Client(REMOTE_ADDR="203.0.113.44", HTTP_HOST=hosts[attempt % 2])
+        response = client.post("/accounts/login/", {"login": owner.email, "password": "wrong-guess"})
+        assert TOO_MANY not in response.content.decode()
+    for host in hosts:
+        client = Client(REMOTE_ADDR="203.0.113.44", HTTP_HOST=host)
+        response = client.post("/accounts/login/", {"login": owner.email, "password": "wrong-guess"})
+        assert TOO_MANY in response.content.decode(), host

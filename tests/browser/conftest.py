@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.stack import DAPHNE_OPTIONS
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
@@ -71,14 +73,15 @@ def base_env(**overrides: str) -> dict:
 
 @contextlib.contextmanager
 def serve(workdir: Path, env: dict, name: str = "server", worker: bool = False):
-    """Migrate, start daphne (and, with ``worker``, a separate ``celery worker -B``); yield the URL.
+    """Migrate, start daphne with the deployed options (bench.stack.DAPHNE_OPTIONS) and, with
+    ``worker``, a separate ``celery worker -B``; yield the URL.
 
     Logs are copied to test-artifacts/<name>*.log afterwards.
     """
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL)
     port = _free_port()
-    commands = {name: [sys.executable, "-m", "daphne", "--websocket-max-message-size", "65536",
+    commands = {name: [sys.executable, "-m", "daphne", *DAPHNE_OPTIONS,
                        "-b", "127.0.0.1", "-p", str(port), "okeysite.asgi:application"]}
     if worker:
         commands[f"{name}-worker"] = [sys.executable, "-m", "celery", "-A", "okeysite", "worker", "-B",

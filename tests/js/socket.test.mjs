@@ -85,6 +85,14 @@ test("an open socket pings and a pong keeps it; pongs never reach the page", () 
   assert.deepEqual(frames, []);
 });
 
+test("a server ping is answered pong at once, without a timer, and never reaches the page", () => {
+  const { made, frames } = clocked();
+  made[0].onopen();
+  made[0].deliver({ type: "ping" });
+  assert.deepEqual(made[0].sent, [{ type: "pong" }]);
+  assert.deepEqual(frames, []);
+});
+
 test("no answer to a ping closes the socket and connects again, which asks for a sync", async () => {
   const { clock, made } = clocked();
   made[0].onopen();

@@ -3,7 +3,9 @@
 // (docs/protocol.md): a `ping` every PING_MS; no frame within PONG_MS of it
 // means the connection is dead (it is closed and reconnected); after a quiet spell of
 // QUIET_MS without any other frame, or on a reconnect, a `sync`, so a broadcast the server
-// lost (e.g. while its pub/sub reconnected) never leaves the page a turn behind.
+// lost (e.g. while its pub/sub reconnected) never leaves the page a turn behind. The server
+// pings too (the player to move, when quiet): a `ping` is answered `pong` at once, from the
+// message handler, so a hidden tab whose timers are slowed answers as fast.
 
 export const PING_MS = 20000;
 export const PONG_MS = 10000;
@@ -86,6 +88,7 @@ export class TableSocket {
       try { frame = JSON.parse(ev.data); } catch (_e) { return; }
       this.lastFrameAt = this.clock.now();
       if (frame.type === "pong") return;
+      if (frame.type === "ping") { this.send({ type: "pong" }); return; }
       this.lastOtherAt = this.lastFrameAt;
       this.receive(frame);
     };

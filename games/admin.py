@@ -45,11 +45,17 @@ class SeatInline(LookOnly, admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(LookOnly, admin.ModelAdmin):
+class TableAdmin(HidesRunningState, LookOnly, admin.ModelAdmin):
     list_display = ("id", "ruleset", "mode", "status", "creator", "move_time", "assisted", "created")
     list_filter = ("ruleset", "mode", "status")
     inlines = [SeatInline]
     actions = [close_tables]
+    # the last seed of the match's hash chain yields every round's server seed: secret while
+    # the table plays, for staff too unless they reveal it (logged); docs/fair-deals.md §10
+    secret_fields = ("chain_seed",)
+
+    def state_is_secret(self, table):
+        return table.status in (Table.Status.OPEN, Table.Status.PLAYING)
 
 
 @admin.register(Match)

@@ -58,6 +58,7 @@ def database():
 def test_the_worker_survives_redis_restarts_and_the_tables_move_on(tmp_path, database):
     with PrivateRedis(tmp_path) as redis:
         env = site_env(redis.url, database, OKEY_CHANNEL_PREFIX=tmp_path.name, OKEY_BOT_DELAY="0.2",
+                       OKEY_SEED_WINDOW="0",
                        OKEY_BOT_STEP_DELAY="0.1")
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env,
                        check=True)

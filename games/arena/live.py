@@ -6,6 +6,7 @@ import json
 from django.core.cache import cache
 
 from games.arena.models import Arena
+from games.arena.standings import playing, ranked
 from okeysite import socket_groups
 
 THROTTLE = 1.0  # seconds between two frames of one arena
@@ -13,12 +14,10 @@ THROTTLE = 1.0  # seconds between two frames of one arena
 
 def standings_frame(arena):
     """The `standings` frame of `arena` (str, JSON): {type: "standings", state, ends (epoch
-    ms), standings (`views.standings`), playing ({username: table id} of the players at an
+    ms), standings (`standings.ranked`), playing ({username: table id} of the players at an
     arena table now)}."""
-    from games.arena.views import playing, standings
-
     return json.dumps({"type": "standings", "state": arena.state(), "ends": int(arena.ends.timestamp() * 1000),
-                       "standings": standings(arena), "playing": playing(arena)}, separators=(",", ":"))
+                       "standings": ranked(arena), "playing": playing(arena)}, separators=(",", ":"))
 
 
 def _pending_key(arena_id):

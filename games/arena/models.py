@@ -43,16 +43,12 @@ class Arena(models.Model):
     @property
     def title(self):
         """The arena's name, or "<game> arena" in the active language when it has none (str)."""
-        from games.models import ruleset_name  # games.models imports this module
-
-        return self.name or gettext("%(game)s arena") % {"game": ruleset_name(self.ruleset)}
+        return self.name or gettext("%(game)s arena") % {"game": self.ruleset_title}
 
     @property
     def ruleset_title(self):
         """The ruleset's name for players ("Okey 51", ...)."""
-        from games.models import ruleset_name
-
-        return ruleset_name(self.ruleset)
+        return RULESETS[self.ruleset].name
 
     @property
     def ends(self):

@@ -17,10 +17,12 @@ from django.utils.translation import gettext_lazy as _
 
 from games.arena import live, pairing, scoring
 from games.arena.models import Arena, ArenaEntry, ArenaSchedule, ArenaTable
+from games.arena.standings import entry_key
 from games.engine import api
 from games.errors import TableError
 from games.models import Seat, Table
 from games.play import commit, tables
+from leaderboards.models import Rating
 
 log = logging.getLogger("games.arena")
 
@@ -173,7 +175,7 @@ def finish(arena):
     shows the badge) and mark it finished. Returns the number ranked."""
     with transaction.atomic():
         entries = [e for e in ArenaEntry.objects.select_for_update().filter(arena=arena) if e.matches]
-        entries.sort(key=lambda e: (*scoring.standing_key(e.score, e.matches, e.reached), e.pk))
+        entries.sort(key=entry_key)
         for rank, entry in enumerate(entries, 1):
             entry.rank = rank
             entry.save(update_fields=["rank"])
@@ -229,8 +231,6 @@ def _score_table(arena, table, match, now):
 # ------------------------------------------------------------------ pairing
 
 def _ratings(arena, users):
-    from leaderboards.models import Rating
-
     rows = Rating.objects.filter(ruleset=arena.ruleset, user_id__in=users).values_list("user_id", "mu", "sigma")
     return {user: mu - 3 * sigma for user, mu, sigma in rows}  # the conservative estimate the ladder ranks by
 

@@ -10,8 +10,10 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.player_settings import display_name
-from games.arena import live, scoring, service
+from games.arena import live, service
 from games.arena.models import Arena, ArenaEntry, ArenaTable
+from games.arena.standings import ranked
+from games.models import Seat
 
 
 def upcoming(limit=6, now=None):
@@ -21,23 +23,8 @@ def upcoming(limit=6, now=None):
     return [a for a in soon if a.state(now) != "over"][:limit]
 
 
-def standings(arena):
-    """The standings of `arena`: [{rank, user, name, score, matches, fire, paused,
-    withdrawn}], best first (`scoring.standing_key`)."""
-    entries = sorted(ArenaEntry.objects.filter(arena=arena).select_related("user", "user__player_settings"),
-                     key=lambda e: (*scoring.standing_key(e.score, e.matches, e.reached), e.pk))
-    return [{"rank": k + 1, "user": e.user.get_username(), "name": display_name(e.user), "score": e.score,
-             "matches": e.matches, "fire": scoring.on_fire(e.streak), "paused": e.paused,
-             "withdrawn": e.withdrawn} for k, e in enumerate(entries)]
 
 
-def playing(arena):
-    """{username: table id} of the players at one of `arena`'s tables now (not left)."""
-    from games.models import Seat, Table
-
-    return dict(Seat.objects.filter(table__arena_link__arena=arena, left=False, user__isnull=False,
-                                    table__status__in=[Table.Status.OPEN, Table.Status.PLAYING])
-                .values_list("user__username", "table_id"))
 
 
 def _arena(arena_id):
@@ -61,8 +48,6 @@ def arena_list(request):
 def arena_tables(arena):
     """The arena's tables, newest first: [{id, status ("playing", "finished", ...), players
     (display names of the humans)}]."""
-    from games.models import Seat
-
     links = list(ArenaTable.objects.filter(arena=arena).select_related("table").order_by("-pk"))
     names = {}
     for seat in (Seat.objects.filter(table_id__in=[link.table_id for link in links], user__isnull=False)
@@ -79,7 +64,7 @@ def arena_page(request, arena_id):
     entry = None
     if request.user.is_authenticated:
         entry = ArenaEntry.objects.filter(arena=arena, user=request.user).first()
-    rows = standings(arena)
+    rows = ranked(arena)
     state = arena.state()
     return render(request, "games/arena.html", {
         "arena": arena, "entry": entry, "state": state, "standings": rows,
@@ -102,7 +87,7 @@ def arena_standings(request, arena_id):
         if found is not None:
             entry = {"paused": found.paused, "withdrawn": found.withdrawn}
     return JsonResponse({"state": arena.state(), "starts": int(arena.starts.timestamp() * 1000),
-                         "ends": int(arena.ends.timestamp() * 1000), "standings": standings(arena),
+                         "ends": int(arena.ends.timestamp() * 1000), "standings": ranked(arena),
                          "table": table, "table_url": reverse("table", args=[table]) if table else None,
                          "entry": entry})
 

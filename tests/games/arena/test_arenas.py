@@ -1,10 +1,8 @@
 """Arenas on the real database: joining, the schedule, pairing the waiting players at
 tables that start at once, scoring finished matches, and the pages."""
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
@@ -13,6 +11,7 @@ from games.arena import service
 from games.arena.models import Arena, ArenaEntry, ArenaSchedule, ArenaTable
 from games.models import Seat, Table
 from leaderboards.recording import rated_teams
+from tests.race import run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -142,23 +141,7 @@ def test_two_sweeps_at_once_seat_each_player_once(players):
     arena = running(seats=2)
     for user in players[:4]:
         service.join(user, arena.pk)
-    barrier, errors = threading.Barrier(2), []
-
-    def sweep():
-        try:
-            barrier.wait()
-            service.tick()
-        except Exception as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=sweep) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    run_together(service.tick, 2)
     names = [n for _t, group in seated_tables(arena) for n in group]
     assert sorted(names) == ["ana", "ben", "cem", "dia"]
 
@@ -185,20 +168,7 @@ def test_the_arena_pages_in_the_players_language(client, players):
 
 def test_two_sweeps_at_once_make_the_next_arena_once():
     ArenaSchedule.objects.create(ruleset="okey17", every_minutes=60)
-    barrier, made = threading.Barrier(4), []
-
-    def sweep():
-        try:
-            barrier.wait()
-            made.append(service.make_scheduled())
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=sweep) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    made = run_together(service.make_scheduled, 4)
     assert sorted(made) == [0, 0, 0, 1] and Arena.objects.count() == 1
 
 

@@ -14,9 +14,8 @@ Rating writes of one ruleset are serialised with a PostgreSQL transaction-level 
 lock (SQLite serialises every write transaction anyway), so two matches finishing at once
 cannot both read the same rating and lose one update.
 """
-import zlib
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
@@ -26,15 +25,9 @@ from games.engine import api
 from games.models import Match, Move, Seat, Table
 from leaderboards import ratings
 from leaderboards.models import Rating, RatingChange, SoloRecord, VoidedMatch
+from okeysite import db_locks
 
 PENDING_BATCH = 100  # finished matches one sweep records at most
-
-
-def _lock(name):
-    """Serialise writers of `name` until the transaction ends (PostgreSQL advisory lock)."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [zlib.crc32(name.encode())])
 
 
 def _human_seats(seats):
@@ -169,7 +162,7 @@ def record_result(match):
         return None
     solo = match.table.mode == Table.Mode.SOLO
     with transaction.atomic():
-        _lock(f"{'solo' if solo else 'rating'}:{match.table.ruleset}")
+        db_locks.hold("solo" if solo else "rating", match.table.ruleset)
         if solo:
             result = _record_solo(match)
         elif RatingChange.objects.filter(match=match).exists():
@@ -195,7 +188,7 @@ def recompute(ruleset):
     """Rebuild every rating of `ruleset` from the stored, finished, not voided online
     matches in the order they ended. Returns the number of rated matches."""
     with transaction.atomic():
-        _lock(f"rating:{ruleset}")
+        db_locks.hold("rating", ruleset)
         RatingChange.objects.filter(ruleset=ruleset).delete()
         Rating.objects.filter(ruleset=ruleset).delete()
         rated = 0
@@ -212,7 +205,7 @@ def recompute_solo(user_id, ruleset):
     """Rebuild one player's solo record of `ruleset` from their stored solo matches.
     Returns the SoloRecord or None."""
     with transaction.atomic():
-        _lock(f"solo:{ruleset}")
+        db_locks.hold("solo", ruleset)
         SoloRecord.objects.filter(user_id=user_id, ruleset=ruleset).delete()
         best = None
         matches = (Match.objects.select_related("table")

@@ -7,11 +7,10 @@ PostgreSQL advisory lock of that arena, so two sweeps at once never pair a playe
 (SQLite serialises writes anyway).
 """
 import logging
-import zlib
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -23,6 +22,7 @@ from games.errors import TableError
 from games.models import Seat, Table
 from games.play import commit, tables
 from leaderboards.models import Rating
+from okeysite import db_locks
 
 log = logging.getLogger("games.arena")
 
@@ -45,12 +45,6 @@ class ArenaError(Exception):
     @property
     def message(self):
         return str(MESSAGES[self.code])
-
-
-def _lock(arena_id):
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [zlib.crc32(b"arena"), arena_id])
 
 
 # ------------------------------------------------------------------ players
@@ -153,7 +147,7 @@ def tick(now=None):
             continue
         try:
             with transaction.atomic():
-                _lock(arena.pk)
+                db_locks.hold("arena", arena.pk)
                 scored = score_finished(arena, now)
                 seated = pair_waiting(arena, now) if now < last_pairing(arena) else 0
                 if scored or seated:

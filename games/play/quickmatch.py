@@ -8,7 +8,6 @@ over and whose task was lost (`start_overdue`). Both are idempotent: a table no 
 open, or not due yet, is left alone.
 """
 import logging
-import zlib
 from datetime import timedelta
 
 from django.conf import settings
@@ -18,6 +17,7 @@ from django.utils import timezone
 from games.errors import TableError
 from games.models import Seat, Table
 from games.play import commit, tables
+from okeysite import db_locks
 from okeysite.celery import app as celery_app
 
 log = logging.getLogger("games.play")
@@ -47,7 +47,7 @@ def play_now(user, ruleset):
         # Choosing a table and taking its seat is one step per ruleset at a time: two
         # players pressing at once would both find no waiting table and make one each,
         # and one player's requests racing each other would each take a seat elsewhere.
-        _serialise(ruleset)
+        db_locks.hold("play-now", ruleset)
         mine = _mine(user, ruleset)
         if mine is not None:
             return mine
@@ -68,21 +68,6 @@ def play_now(user, ruleset):
     # needs only the table's own lock, which `_start_if_full` takes.
     _start_if_full(joined)
     return Table.objects.get(pk=joined)
-
-
-# The first key of the (int, int) advisory locks of "Play now"; the second is the ruleset's.
-_ADVISORY_SPACE = 0x6F6B6579  # "okey"
-
-
-def _serialise(ruleset):
-    # A PostgreSQL advisory lock for the rest of the transaction, one per ruleset. SQLite
-    # (the embedded mode) needs none: its transactions are IMMEDIATE, one writer at a time.
-    connection = transaction.get_connection()
-    if connection.vendor != "postgresql":
-        return
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)",
-                       [_ADVISORY_SPACE, zlib.crc32(ruleset.encode()) & 0x7FFFFFFF])
 
 
 def _mine(user, ruleset):

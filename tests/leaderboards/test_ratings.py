@@ -1,11 +1,9 @@
 """Ratings from finished online matches, against the real database (PostgreSQL in CI):
 places, idempotence, abandonment, unrated matches, teams, voiding and recomputation."""
-import threading
 from datetime import timedelta
 
 import pytest
 from django.core.management.base import CommandError
-from django.db import connection
 from django.utils import timezone
 
 from games.models import Game, Match, Seat
@@ -15,6 +13,7 @@ from leaderboards import ratings, record_result
 from leaderboards.models import Rating, RatingChange, SoloRecord, VoidedMatch
 from leaderboards.recording import recompute, void_match
 from tests.leaderboards.helpers import finished_match
+from tests.race import run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -65,24 +64,7 @@ def test_recording_a_match_twice_changes_nothing(alice, bob, carol):
 
 def test_two_workers_recording_the_same_match_at_once_rate_it_once(alice, bob, carol, dave):
     match = finished_match([alice, bob, carol, dave], [10, 20, 30, 40])
-    barrier = threading.Barrier(2)
-    results, errors = [], []
-
-    def worker():
-        try:
-            barrier.wait()
-            results.append(record_result(match))
-        except Exception as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
+    results = run_together(lambda: record_result(match), 2)
     assert sorted(results) == [0, 4]
     assert RatingChange.objects.count() == 4
     assert all(m == 1 for _mu, _s, m, _w in state().values())

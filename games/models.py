@@ -209,6 +209,9 @@ class Round(models.Model):
     penalty_events = models.JSONField(null=True, blank=True)
     started = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
+    # Once the match is old (games.compaction): the round's move entries of the game record,
+    # exactly as its Move rows gave them, and the rows deleted. Null: the rows are the moves.
+    archived_moves = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["match", "index"]

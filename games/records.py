@@ -86,7 +86,12 @@ def record(ruleset, options, mode, table_id, move_time, started, finished, playe
 # ----------------------------------------------------------------- from the rows
 def stored_moves(rnd):
     """The move entries of stored round `rnd`, in order. Moves logged before moves kept
-    their events (events null) get them from the engine's `replay` of the round."""
+    their events (events null) get them from the engine's `replay` of the round. A round
+    of an old match (`games.compaction`) has no rows left: its entries were kept as they were."""
+    if rnd.archived_moves is not None:
+        # written again in the record's key order (the database keeps JSON keys in its own)
+        return [move_entry(m["number"], m["seat"], m["actor"], m["action"], m["result"], m["penalties"])
+                for m in rnd.archived_moves]
     moves = list(Move.objects.filter(round=rnd).order_by("number"))
     events = [move.events for move in moves]
     if any(e is None for e in events) and rnd.initial_position is not None:

@@ -11,6 +11,7 @@ again.
 """
 from celery import shared_task
 
+from games import compaction
 from games.arena import service as arena
 from games.play import quickmatch, rematch, seeding, turns
 
@@ -69,3 +70,10 @@ def sweep(startup=False):
     done["rematches_started"] = rematch.start_overdue()
     done["arenas"] = arena.tick()
     return done
+
+
+@shared_task(name="games.tasks.compact_matches", ignore_result=True)
+def compact_matches():
+    """Fold the move rows of old finished matches into their rounds' archived entries
+    (`games.compaction.compact_old_matches`; periodic, hourly). Returns its counts."""
+    return compaction.compact_old_matches()

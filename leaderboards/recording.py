@@ -15,6 +15,8 @@ lock (SQLite serialises every write transaction anyway), so two matches finishin
 cannot both read the same rating and lose one update.
 """
 
+from collections import Counter
+
 from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
@@ -122,7 +124,11 @@ def solo_total(match):
     seat = Seat.objects.filter(table=table, index=0, user__isnull=False).first()
     if seat is None or seat.autoplay:
         return None
-    counts = dict(Move.objects.filter(round__match=match, seat=0).values_list("actor").annotate(n=Count("id")))
+    counts = Counter(dict(Move.objects.filter(round__match=match, seat=0).values_list("actor")
+                          .annotate(n=Count("id"))))
+    # an old match's moves are its rounds' archived entries (games.compaction)
+    for moves in match.rounds.filter(archived_moves__isnull=False).values_list("archived_moves", flat=True):
+        counts.update(m["actor"] for m in moves if m["seat"] == 0)
     own = counts.get(Move.Actor.HUMAN, 0)
     if own * 2 <= sum(counts.values()):
         return None

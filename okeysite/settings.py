@@ -266,7 +266,12 @@ OKEY_SWEEP_INTERVAL = env_float("OKEY_SWEEP_INTERVAL", 2.0)
 CELERY_BEAT_SCHEDULE = {
     "okey-sweep-deadlines": {"task": "games.tasks.sweep", "schedule": OKEY_SWEEP_INTERVAL,
                              "options": {"expires": max(OKEY_SWEEP_INTERVAL, 1.0)}},
+    "okey-compact-old-matches": {"task": "games.tasks.compact_matches", "schedule": 3600.0,
+                                 "options": {"expires": 3600.0}},
 }
+# Finished matches older than this many days keep their game record and lose their move
+# rows (games.compaction); 0 keeps every row.
+OKEY_COMPACT_AFTER_DAYS = env_int("OKEY_COMPACT_AFTER_DAYS", 90)
 
 # --- game timing knobs (seconds) -----------------------------------------------
 OKEY_BOT_DELAY = env_float("OKEY_BOT_DELAY", 1.0)  # before a computer starts a turn

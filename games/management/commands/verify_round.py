@@ -55,7 +55,7 @@ class Command(BaseCommand):
             for problem in problems:
                 self.stderr.write(problem)
             raise CommandError(f"round {rnd.pk}: {len(problems)} problem(s)")
-        moves = rnd.moves.count()
+        moves = len(records.stored_moves(rnd))
         if notes:
             self.stdout.write(f"round {rnd.pk}: {'; '.join(notes)}; {moves} moves verified")
         else:

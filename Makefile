@@ -13,7 +13,7 @@ DAPHNE_OPTS := --websocket-max-message-size 65536 --websocket-max-frame-size 655
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/okeysite_$(shell echo $$PPID)
 TEST_REDIS_URL    ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test check lint services chromium node
+.PHONY: run test check lint services chromium nginx node
 
 .venv/.installed: pyproject.toml setup.py games/bots/_rami_core.c
 	test -x $(PY) || python3 -m venv .venv
@@ -35,6 +35,11 @@ services:
 chromium:
 	@test -x /usr/bin/chromium || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
 
+# The multi-host test puts Debian's nginx in front of the web hosts (deploy/nginx.conf); the
+# package's own service is never started (only the test runs it, on its own config).
+nginx:
+	@command -v nginx >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; }
+
 # The table client's unit tests run on Node's built-in test runner.
 node:
 	@command -v node >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null; }
@@ -46,7 +51,7 @@ node:
 # browser, so three workers keep two cores busy.  TEST_WORKERS=0 runs in one process.
 TEST_WORKERS ?= 3
 
-test: .venv/.installed services chromium node lint
+test: .venv/.installed services chromium nginx node lint
 	node --test tests/js/
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 

@@ -417,7 +417,7 @@ USE_TZ = True
 # --- static files ----------------------------------------------------------------
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("OKEY_STATIC_ROOT") or BASE_DIR / "staticfiles")  # collectstatic; nginx serves it
 
 # Production logs one JSON object per line (okeysite.operations.logs), each game line with
 # the table id and game version of its write; OKEY_LOG_FORMAT=json|text overrides.

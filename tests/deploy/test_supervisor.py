@@ -59,8 +59,8 @@ def stack(tmp_path):
     prefix = port_prefix()
     # A Redis database of this test's own: no other run's worker takes our timers.
     env = site_env(f"redis://127.0.0.1:6379/{8 + os.getpid() % 7}", f"{PG}/{name}", OKEY_CHANNEL_PREFIX=name,
-                   OKEY_RUN_DIR=str(tmp_path), OKEY_PORT_PREFIX=prefix, OKEY_BOT_DELAY="0.2", OKEY_SEED_WINDOW="0",
-                   OKEY_BOT_STEP_DELAY="0.1", ALLOWED_HOSTS="127.0.0.1,localhost")
+                   OKEY_RUN_DIR=str(tmp_path), OKEY_PORT_PREFIX=prefix, OKEY_BIND="127.0.0.1", OKEY_BOT_DELAY="0.2",
+                   OKEY_SEED_WINDOW="0", OKEY_BOT_STEP_DELAY="0.1", ALLOWED_HOSTS="127.0.0.1,localhost")
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
     made = subprocess.run([sys.executable, "manage.py", "shell", "-v", "0", "-c", TABLE], cwd=ROOT, env=env,
                           check=True, capture_output=True, text=True)

@@ -123,6 +123,6 @@ export function summary(view, moves, nameOf) {
     const line = moveLine(view, m, nameOf);
     if (!line) return "";
     const named = line.tiles.flat().map(tileName).join(", ");
-    return named ? `${line.text}: ${named}` : line.text;
+    return named ? fmt(_("%(move)s: %(tiles)s"), { move: line.text, tiles: named }) : line.text;
   }).filter(Boolean).join(" · ");
 }

@@ -99,7 +99,7 @@ export function lastActionText(view) {
     const line = moveLine(view, last, playerName);
     if (line) {
       const named = line.tiles.flat().map(tileName).join(", ");
-      return named ? `${line.text}: ${named}` : line.text;
+      return named ? fmt(_("%(move)s: %(tiles)s"), { move: line.text, tiles: named }) : line.text;
     }
   }
   const a = view && view.last_action;

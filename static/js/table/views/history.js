@@ -2,7 +2,7 @@
 // view.moves, newest first, tiles drawn as tiles, a computer's moves marked, penalties
 // named with the seat that pays them (text.js penaltyText). Folded until the player opens it (the status bar's
 // last-action line already reads the newest move).
-import { _ } from "../i18n.js";
+import { _, fmt } from "../i18n.js";
 import { moveLine } from "../moves.js";
 import { okeyTile, started } from "../selectors.js";
 import { penaltyText, playerName } from "../text.js";
@@ -32,7 +32,7 @@ export class HistoryPanel {
       return h("li", { class: `history-line by-${line.subject}${line.actor !== "human" ? " by-computer" : ""}`, dataset: { number: String(m.number), seat: String(m.seat) } },
         h("span", { class: "history-text" }, line.text),
         line.tiles.map((meld) => h("span", { class: "history-meld" }, meld.map(tile))),
-        line.penalties.length ? h("ul", { class: "history-penalties" }, line.penalties.map((e) => h("li", {}, `${playerName(v, e.seat)}: ${penaltyText(v, e)}`))) : null);
+        line.penalties.length ? h("ul", { class: "history-penalties" }, line.penalties.map((e) => h("li", {}, fmt(_("%(player)s: %(penalty)s"), { player: playerName(v, e.seat), penalty: penaltyText(v, e) })))) : null);
     }).filter(Boolean);
     this.list.replaceChildren(...lines);
     // the moves of the round so far (the panel shows the last SHOWN of them)

@@ -186,7 +186,6 @@ def table_page(request, table_id):
         "invite_url": (request.build_absolute_uri(reverse("table_invite", args=[table.invite_code]))
                        if table.private and (seat is not None or is_creator) else ""),
         "seats": seats,
-        "first_game": hints.is_first_game(table, user),
         "quick_starts_at": (int(quickmatch.starts_at(table).timestamp() * 1000)
                             if table.quick and is_open else None),
         "rematch_starts_at": (int(table.rematch_deadline.timestamp() * 1000)
@@ -194,7 +193,9 @@ def table_page(request, table_id):
         # Rendered (hidden) from the open table on: the match starts and ends over the socket,
         # and watching.js can only show a block that is on the page.
         "can_rematch": playing and table.status != Table.Status.CLOSED,
-        "table_config": _table_config(request, table, seat_index),
+        # the hint's words follow the seat's phase, so the table client writes it
+        "table_config": {**_table_config(request, table, seat_index),
+                         "first_game": seat_index is not None and hints.is_first_game(table, user)},
         "arena": Arena.objects.filter(tables__table=table).first(),
         # the whole module graph fetched at once, not one import level per round trip
         "table_modules": module_closure("js/table/main.js", "js/table-extras.js"),

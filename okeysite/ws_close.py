@@ -1,4 +1,4 @@
-"""Three fixes to daphne's WebSocket edges, applied by okeysite.asgi in a serving process.
+"""Four fixes to daphne's WebSocket edges, applied by okeysite.asgi in a serving process.
 
 1. The application may close with the RFC 6455 protocol codes 1007, 1008, 1009.
 
@@ -22,6 +22,14 @@ long before the consumer's own limiter had read enough frames to close it. Past 
 budget later frames are dropped unread, the socket is sent a 1008 close and cut a second
 later if the client does not finish the close handshake; its consumer still hears the
 disconnect.
+
+4. A connection autobahn fails itself is closed with its code, not cut. daphne keeps
+autobahn's default `failByDrop`, which aborts the TCP connection on a text frame that is
+not UTF-8 (the client saw a reset, no 1007) or a frame past daphne's size limit (no
+1009). Without it autobahn sends the close frame RFC 6455 §7.1.7 asks for (1007, 1009, or
+1002 for a protocol error), drops the frame unread, and cuts the connection once the
+close handshake is done or after its one-second close timeout. A silent peer's ping
+timeout and an unfinished opening handshake are still cut at once.
 """
 import logging
 import time
@@ -40,6 +48,8 @@ def allow_protocol_close_codes():
         return False
     if getattr(WebSocketProtocol.serverClose, "okey_protocol_codes", False):
         return False
+    # read by autobahn per connection, before the factory's value (fix 4 above)
+    WebSocketProtocol.failByDrop = False
     original = WebSocketProtocol.serverClose
 
     def server_close(self, code=None):

@@ -1,6 +1,5 @@
 // The table page's controls around the live table (templates/games/table.html): the
-// private table's "Copy the link" button and the dismissible first-game hint (a
-// dismissal is remembered in localStorage so it never comes back).
+// private table's "Copy the link" button and the quick-match wait's countdown.
 
 function copyInvite(doc) {
   const button = doc.getElementById("invite-copy");
@@ -17,23 +16,8 @@ function copyInvite(doc) {
   });
 }
 
-function firstGameHint(doc, storage) {
-  const hint = doc.getElementById("first-game-hint");
-  if (!hint) return;
-  const key = hint.dataset.key;
-  let dismissed = false;
-  try { dismissed = storage.getItem(key) === "1"; } catch { /* private mode: show it */ }
-  hint.hidden = dismissed;
-  const close = doc.getElementById("first-game-hint-close");
-  if (close) close.addEventListener("click", () => {
-    hint.hidden = true;
-    try { storage.setItem(key, "1"); } catch { /* nothing to remember it in */ }
-  });
-}
-
 if (typeof document !== "undefined") {
   copyInvite(document);
-  firstGameHint(document, window.localStorage);
 }
 
 // A quick-match table's wait (data-starts-at, epoch ms): the seconds left (the table

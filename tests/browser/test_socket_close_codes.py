@@ -2,8 +2,16 @@
 1009 for a frame over the size limit, 1007 for a binary frame that is not UTF-8 text, 1008
 for a flood, and an ordinary bad frame answered `bad_frame` on a socket that stays open
 (daphne's WebSocket layer accepts the protocol codes only through okeysite.ws_close), and
-the wire budget that closes a flood before the consumer has read it."""
+the wire budget that closes a flood before the consumer has read it. A text frame that is
+not UTF-8, which no browser can send, goes out from a raw socket: autobahn closes it with
+1007 before the application hears of it."""
+import base64
+import os
 import re
+import socket
+import struct
+import time
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -136,3 +144,85 @@ def test_a_lobby_over_the_cap_says_why_and_follows_again_once_back_in_view(brows
         assert "stale" not in second.locator("#open-tables").get_attribute("class")
     finally:
         phone.close()
+
+
+def raw_handshake(base_url, path, cookies):
+    """A WebSocket opened by hand on `path` (RFC 6455 §4.1) with the browser's `cookies`
+    and the site's Origin; returns (the connected socket, the bytes read past its 101
+    answer)."""
+    where = urlsplit(base_url)
+    sock = socket.create_connection((where.hostname, where.port), timeout=10)
+    key = base64.b64encode(os.urandom(16)).decode()
+    cookie = "; ".join(f"{c['name']}={c['value']}" for c in cookies)
+    sock.sendall((f"GET {path} HTTP/1.1\r\nHost: {where.netloc}\r\nUpgrade: websocket\r\n"
+                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                  f"Origin: {base_url}\r\nCookie: {cookie}\r\n\r\n").encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += sock.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 101"), answer[:200]
+    return sock, answer.split(b"\r\n\r\n", 1)[1]
+
+
+def client_frame(opcode, payload):
+    """One final client frame, masked as RFC 6455 §5.3 requires (§5.2 lengths)."""
+    mask = os.urandom(4)
+    size = len(payload)
+    head = bytes([0x80 | opcode]) + (bytes([0x80 | size]) if size < 126 else
+                                     struct.pack("!BH", 0x80 | 126, size) if size < 65536 else
+                                     struct.pack("!BQ", 0x80 | 127, size))
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def server_frames(opened, timeout):
+    """Read the server's frames on `opened` (from `raw_handshake`) until a close frame, the end of the connection, or
+    `timeout` seconds; returns ("close", code) | ("reset" | "eof" | "open", None)."""
+    (sock, buffer), deadline = opened, time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        while len(buffer) >= 2:
+            size, start = buffer[1] & 0x7F, 2
+            if size == 126:
+                size, start = struct.unpack("!H", buffer[2:4])[0], 4
+            elif size == 127:
+                size, start = struct.unpack("!Q", buffer[2:10])[0], 10
+            if len(buffer) < start + size:
+                break
+            opcode, payload, buffer = buffer[0] & 0x0F, buffer[start:start + size], buffer[start + size:]
+            if opcode == 0x8:
+                return "close", struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None
+        sock.settimeout(max(0.05, deadline - time.monotonic()))
+        try:
+            chunk = sock.recv(65536)
+        except ConnectionResetError:
+            return "reset", None
+        except TimeoutError:
+            continue
+        if not chunk:
+            return "eof", None
+        buffer += chunk
+    return "open", None
+
+
+def test_frames_daphne_refuses_itself_are_closed_with_their_code(page, live_server_url):
+    register(page, live_server_url, "rawtexter")
+    page.goto(live_server_url + "/")
+    page.check("input[name=mode][value=solo]")
+    page.locator("form.create-table button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    path = urlsplit(page.url).path.replace("/table/", "/ws/table/")
+    cookies = page.context.cookies()
+    # the raw socket works: a valid text frame is answered and the socket stays open
+    opened = raw_handshake(live_server_url, path, cookies)
+    opened[0].sendall(client_frame(0x1, b'{"type": "teleport"}'))
+    assert server_frames(opened, 1.5) == ("open", None)
+    opened[0].close()
+    # text that is not UTF-8 (a bad byte, a cut sequence, an encoded surrogate), and a
+    # binary frame past daphne's --websocket-max-message-size: the close code, then the
+    # server cuts the connection itself (this client never answers the close)
+    for opcode, payload, code in ((0x1, b"\xff\xfe\xfd", 1007), (0x1, b'{"type": "chat", "text": "caf\xc3"}', 1007),
+                                  (0x1, b"\xed\xa0\x80", 1007), (0x2, b"x" * 70_000, 1009)):
+        opened = raw_handshake(live_server_url, path, cookies)
+        opened[0].sendall(client_frame(opcode, payload))
+        assert server_frames(opened, 5) == ("close", code), payload[:40]
+        assert server_frames((opened[0], b""), 5)[0] in ("eof", "reset")
+        opened[0].close()

@@ -175,3 +175,19 @@ test("a tap on the pile by the first player, dealt one tile more, says to discar
   // a view that cannot tell leaves it to the server too
   assert.ok(gesture(tableState(okeyView(), rack), { type: "draw" }).send);
 });
+
+test("the first-game hint follows the seat's phase: the round's first player is not told to draw", () => {
+  const okey = controllerFor("okey51");
+  const starter = tableState(okeyView({ moves: [] }), ["R1"]);
+  assert.match(okey.firstHint(starter), /start the round with one tile more, so you do not draw/);
+  assert.doesNotMatch(okey.firstHint(starter), /draw a tile/);
+  const toDraw = tableState(okeyView({ turn: 1, seat: 1, phase: "draw", moves: [{ number: 1, seat: 0, type: "discard", result: "ok" }] }), ["R1"]);
+  assert.match(okey.firstHint(toDraw), /^Your first game: draw a tile \(from the pile or the last discard\).*51 points/);
+  const drawn = tableState(okeyView({ turn: 1, seat: 1, moves: [{ number: 1, seat: 0, type: "discard", result: "ok" }, { number: 2, seat: 1, type: "draw", result: "ok" }] }), ["R1"]);
+  assert.match(okey.firstHint(drawn), /^Your first game: arrange your rack/);
+  const waiting = tableState(okeyView({ turn: 2, seat: 1, phase: "draw", moves: [] }), ["R1"]);
+  assert.match(okey.firstHint(waiting), /^Your first game: wait for your turn\. Then draw a tile/);
+  // okey17's threshold comes from the rules (and the view's raised one)
+  const okey17 = tableState(okeyView({ ruleset: "okey17", threshold: undefined, phase: "draw", turn: 0, moves: [{ number: 1, seat: 3, type: "discard", result: "ok" }] }), ["R1"]);
+  assert.match(controllerFor("okey17").firstHint(okey17), /reach 17 points/);
+});

@@ -107,3 +107,9 @@ test("before the initial meld touching the table is refused as soon as it is tri
   assert.deepEqual(s.rami.melds[2].tiles.map((x) => x.t), ["R7", "R8"]);
   assert.equal(s.notice, "");
 });
+
+test("the first-game hint of rami says a turn is one play or one draw, with the opening value", () => {
+  const rami = controllerFor("rami");
+  assert.match(rami.firstHint(tableState(ramiView(), ["R1"])), /^Your first game: lay runs and groups.*30 points.*draw a tile to end your turn/);
+  assert.match(rami.firstHint(tableState(ramiView({ turn: 1 }), ["R1"])), /^Your first game: wait for your turn/);
+});

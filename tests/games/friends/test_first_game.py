@@ -1,26 +1,43 @@
-"""The first-game hint on a player's first solo table, and the rules links of the lobby
-and the table page."""
+"""The first-game hint on a player's first game of any kind (solo, Play now, an
+invitation), and the rules links of the lobby and the table page."""
 import pytest
 from django.urls import reverse
 
-from games.play import tables
+from games.play import quickmatch, tables
 
 pytestmark = pytest.mark.django_db
 
 
+def _first_game(client, user, table):
+    """The `first_game` flag of `table`'s start-up data as `user` sees the page."""
+    client.force_login(user)
+    return client.get(reverse("table", args=[table.pk])).context["table_config"]["first_game"]
+
+
 def test_the_hint_shows_on_the_first_solo_table_only(client, alice, bob):
     first = tables.create_table(alice, "okey51", {}, mode="solo", practice=True)
-    client.force_login(alice)
-    page = client.get(reverse("table", args=[first.pk])).content.decode()
-    assert 'id="first-game-hint"' in page and "51 points" in page and 'id="practice-badge"' in page
+    assert _first_game(client, alice, first) is True
     second = tables.create_table(alice, "rami", {}, mode="solo")
-    assert 'id="first-game-hint"' not in client.get(reverse("table", args=[second.pk])).content.decode()
-    # the first table still shows it (it was the first), another player's view never does
-    assert 'id="first-game-hint"' in client.get(reverse("table", args=[first.pk])).content.decode()
-    client.force_login(bob)
-    assert 'id="first-game-hint"' not in client.get(reverse("table", args=[first.pk])).content.decode()
-    online = tables.create_table(bob, "okey51", {}, mode="online")
-    assert 'id="first-game-hint"' not in client.get(reverse("table", args=[online.pk])).content.decode()
+    assert _first_game(client, alice, second) is False
+    # the first table still shows it (it was the first), a watcher's view never does
+    assert _first_game(client, alice, first) is True
+    assert _first_game(client, bob, first) is False
+
+
+def test_the_hint_shows_on_a_first_play_now_or_invited_game_and_not_after(client, alice, bob, carol):
+    waiting = quickmatch.play_now(alice, "okey51")
+    assert _first_game(client, alice, waiting) is True       # still waiting for players: no game before
+    invited = tables.create_table(bob, "okey17", {}, mode="online", private=True)
+    tables.join_table(carol, invited.pk, invite=invited.invite_code)
+    assert _first_game(client, carol, invited) is True
+    tables.start_match(bob, invited.pk)
+    assert _first_game(client, bob, invited) is True and _first_game(client, carol, invited) is True
+    # after a played game every later table is a second game, whatever its kind
+    assert _first_game(client, carol, quickmatch.play_now(carol, "rami")) is False
+    assert _first_game(client, bob, tables.create_table(bob, "okey51", {}, mode="solo")) is False
+    # a table left before its start was no game
+    tables.leave_table(alice, waiting.pk)
+    assert _first_game(client, alice, tables.create_table(alice, "rami", {}, mode="solo")) is True
 
 
 def test_rules_links_on_the_lobby_and_the_table(client, alice):

@@ -11,6 +11,7 @@
 //                  `turn` buttons are disabled out of turn
 //   canDraw(state) the pile can be tapped now
 //   turnText(state)     the banner in the player's turn
+//   firstHint(state)    the first-game hint's words for the seat's phase
 //   openingLine(state)  [{cls, text}]: the running opening totals, [] once opened
 //   fits(state)    Map meld id -> "add"|"swap" for the selected tile (lighting)
 //   gesture(state, g)   {events, send}: see controllers/common.js

@@ -162,6 +162,27 @@ function fits(state) {
 }
 
 /** The running opening totals while the player has not opened (PLAYERS.md). */
+/**
+ * The first-game hint for the seat's phase: the round's first player was dealt one tile
+ * more and does not draw (RULES.md §1, §3), a player who drew goes on from there, and out
+ * of turn the hint says what the turn will hold.
+ * @returns {string}
+ */
+function firstHint(state) {
+  const v = state.view;
+  const need = { need: v.threshold ?? state.rules.opening.threshold };
+  if (startsRound(state)) {
+    return fmt(_("Your first game: you start the round with one tile more, so you do not draw. Arrange your rack into runs and groups, open when your melds reach %(need)s points, then discard one tile."), need);
+  }
+  if (myTurn(state) && v.phase === "draw") {
+    return fmt(_("Your first game: draw a tile (from the pile or the last discard), arrange your rack into runs and groups, open when your melds reach %(need)s points, then discard one tile."), need);
+  }
+  if (myTurn(state)) {
+    return fmt(_("Your first game: arrange your rack into runs and groups, open when your melds reach %(need)s points, then discard one tile."), need);
+  }
+  return fmt(_("Your first game: wait for your turn. Then draw a tile (from the pile or the last discard), arrange your rack into runs and groups, open when your melds reach %(need)s points, and discard one tile."), need);
+}
+
 function openingLine(state) {
   const v = state.view;
   if (!seated(state) || roundOver(state) || !(v.rack || []).length) return [];
@@ -229,6 +250,7 @@ export function okeyController() {
       return state.view.phase === "draw" ? _("Your turn: draw from the pile or take the discard")
         : _("Your turn: lay or add tiles, then discard");
     },
+    firstHint,
     openingLine,
     fits,
     gesture(state, g) {

@@ -10,6 +10,14 @@ const WAIT = () => _("Wait for your turn to arrange the table.");
 // RULES.md §5 (`initial_meld_touches_table`): refused where it is tried, not at Play
 const UNTOUCHED = () => _("Until your initial meld is down the table cannot be touched: lay new melds from your rack.");
 
+/** The first-game hint: a rami turn is one play or one draw (RULES.md §5). */
+function firstHint(state) {
+  const need = { need: (state.view && state.view.threshold) ?? state.rules.opening.threshold };
+  return myTurn(state)
+    ? fmt(_("Your first game: lay runs and groups from your rack (your first play must reach %(need)s points), or draw a tile to end your turn."), need)
+    : fmt(_("Your first game: wait for your turn. Then lay runs and groups from your rack (your first play must reach %(need)s points), or draw a tile to end your turn."), need);
+}
+
 function opened(state) {
   const o = myOpening(state);
   return o === "yes" || o === true;
@@ -95,6 +103,7 @@ export const ramiController = {
   ],
   canDraw: myTurn,
   turnText: () => _("Your turn: play tiles, or draw"),
+  firstHint,
   openingLine,
   fits: () => new Map(),
   gesture(state, g) {

@@ -10,6 +10,7 @@ import { ChatPanel } from "./chat.js";
 import { DiscardsCentre, PileCentre } from "./centre.js";
 import { ErrorBox, OpeningInfo } from "./notices.js";
 import { FairDealPanel } from "./fairdeal.js";
+import { FirstGameHint } from "./first-hint.js";
 import { Actions } from "./actions.js";
 import { AwayBanner } from "./away.js";
 import { HistoryPanel } from "./history.js";
@@ -35,6 +36,6 @@ const TABLES = { "by-owner": OwnerMelds, working: WorkingTable };
  */
 export function tableLayout(ctx) {
   const { centre, table } = ctx.controller.views;
-  return [Prestart, StatusBar, AwayBanner, Seats, CENTRES[centre], TABLES[table], ErrorBox, OpeningInfo, Actions, RackView,
+  return [Prestart, StatusBar, FirstGameHint, AwayBanner, Seats, CENTRES[centre], TABLES[table], ErrorBox, OpeningInfo, Actions, RackView,
     HistoryPanel, ScoreOverlay, FairDealPanel, ChatPanel, Comforts, Watching].map((View) => new View(ctx));
 }

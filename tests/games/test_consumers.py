@@ -1,4 +1,4 @@
-"""The live table socket (PROTOCOL.md) with WebsocketCommunicator, against the test
+"""The live table socket (docs/protocol.md §1-§4) with WebsocketCommunicator, against the test
 database (PostgreSQL) and the configured channel layer (Redis in CI)."""
 import json
 

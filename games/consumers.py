@@ -336,7 +336,10 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
                 await self.send_round_end(outcome.round_end)
             return
         self._remember(frame_id, await self.send_error(outcome.code, frame_id))
-        if outcome.code == "stale_version" or outcome.version > self.sent_version:
+        if outcome.text is not None:  # a refusal whose penalty stays: a new version
+            text, language, to_move = outcome.text
+            await self.send_view_text(outcome.version, text, language, self.seat, to_move)
+        elif outcome.code == "stale_version" or outcome.version > self.sent_version:
             await self.send_snapshot()
 
     async def receive_seed(self, frame):

@@ -1,4 +1,4 @@
-"""Thin WebSocket consumers (PROTOCOL.md): authenticate, validate frames, hand actions to
+"""Thin WebSocket consumers (docs/protocol.md §1-§4): authenticate, validate frames, hand actions to
 `games.play`, send each socket its own seat's view.
 
 The writer builds each version's views once (`games.play.commit`): a seated user's view
@@ -21,11 +21,14 @@ from accounts.moderation import KICK_CLOSE_CODE, active_suspension, suspension_m
 from accounts.session_sockets import SessionSocketMixin
 from games import frames, invites
 from games.chat.socket import ChatFrames
+from games.direct_dispatch import DirectDispatch
 from games.errors import TableError, error_message
+from games.frames import dumps
+from games.heartbeat import HeartbeatMixin
 from games.models import Seat
 from games.play import presence, seeding, spectators, turns
 from games.snapshot import localize, seat_to_move, snapshot, snapshot_frame
-from games.sockets import CAP_CLOSE_CODE, DirectDispatch, HeartbeatMixin, client_address, dumps, scope_language
+from games.socket_scope import client_address, scope_language
 from okeysite import socket_groups
 
 MAX_REMEMBERED_IDS = 256
@@ -125,7 +128,7 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
         if refusal is not None:
             await self.accept()
             await self.send_error(refusal)
-            await self.close(code=CAP_CLOSE_CODE)
+            await self.close(code=presence.CAP_CLOSE_CODE)
             return
         self.registered = True
         self.presence_refreshed = time.monotonic()
@@ -290,7 +293,7 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
 
     async def receive_resume(self, frame):
         """`resume`: take the seat back from autoplay; a spectator gets `not_seated`
-        before any locking query (PROTOCOL.md)."""
+        before any locking query (docs/protocol.md §2)."""
         if not await self.seated() or await database_sync_to_async(presence.resume_seat)(
                 self.user, self.table_id) is None:
             await self.send_error("not_seated", frames.frame_id(frame))
@@ -302,7 +305,7 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
         if not isinstance(frame_id, str) or not 0 < len(frame_id) <= 64:
             await self.send_error("bad_frame")
             return
-        if frame_id in self.answers:  # the same id is answered once (PROTOCOL.md)
+        if frame_id in self.answers:  # the same id is answered once (docs/protocol.md §4)
             await self.send_frame(self.answers[frame_id])
             return
         if (
@@ -333,7 +336,10 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
                 await self.send_round_end(outcome.round_end)
             return
         self._remember(frame_id, await self.send_error(outcome.code, frame_id))
-        if outcome.code == "stale_version" or outcome.version > self.sent_version:
+        if outcome.text is not None:  # a refusal whose penalty stays: a new version
+            text, language, to_move = outcome.text
+            await self.send_view_text(outcome.version, text, language, self.seat, to_move)
+        elif outcome.code == "stale_version" or outcome.version > self.sent_version:
             await self.send_snapshot()
 
     async def receive_seed(self, frame):

@@ -1,4 +1,4 @@
-"""The error codes a player can receive (PROTOCOL.md `error`): their translated messages
+"""The error codes a player can receive (docs/protocol.md §8): their translated messages
 and `TableError`, the exception of a refused table operation.
 
 Codes: RULES.md §7 plus the server's own (`stale_version`, `bad_frame`, `not_seated`,
@@ -39,7 +39,7 @@ ERROR_MESSAGES = {
     "joker_discard": _("Discarding a joker costs a penalty."),
     "round_over": _("The round is over."),
     "bad_action": _("That action is not understood."),
-    # server codes (PROTOCOL.md)
+    # server codes (docs/protocol.md §8)
     "stale_version": _("The game has moved on; your table has been refreshed."),
     "bad_frame": _("Malformed message."),
     "not_seated": _("You are not seated at this table."),

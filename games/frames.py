@@ -9,10 +9,11 @@
   and lone surrogates, which PostgreSQL cannot store).
 - `normalise_action`: a client action reduced to its RULES.md §7 fields (D-29), of the
   right JSON types, before it reaches the writer, the move log or a broadcast. Extra
-  fields are dropped (PROTOCOL.md allows them: a client may send more, nothing keeps it);
+  fields are dropped (docs/protocol.md §7 allows them: a client may send more, nothing keeps it);
   an unknown type or an ill-typed field is `bad_action`, refused before any lock.
 - `FrameBudget`: the per-socket token bucket, with the flood score that closes a socket
   (1008) that keeps sending faster than it may.
+- `dumps`: the compact JSON text of a frame a socket sends (table and lobby sockets).
 
 Every refusal is a `Refused`: a close code, or an error code of `games.errors`.
 """
@@ -44,6 +45,11 @@ class Refused(Exception):
         super().__init__(code or close)
         self.code = code
         self.close = close
+
+
+def dumps(frame):
+    """`frame` (dict) as compact JSON text (str), the form every frame a socket sends takes."""
+    return json.dumps(frame, separators=(",", ":"))
 
 
 def nesting_depth(text, limit=MAX_DEPTH):

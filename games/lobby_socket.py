@@ -1,4 +1,4 @@
-"""`/ws/lobby/`: the lobby's live list of tables (PROTOCOL.md), precomputed once per change
+"""`/ws/lobby/`: the lobby's live list of tables (docs/protocol.md §13), precomputed once per change
 and language and forwarded to every lobby socket, in its language, by the process's lobby
 relay (`games.lobby_relay`)."""
 import time
@@ -10,9 +10,13 @@ from django.conf import settings
 from django.utils import translation
 
 from games import lobby_relay
+from games.direct_dispatch import DirectDispatch
 from games.errors import error_message
+from games.frames import dumps
+from games.heartbeat import HeartbeatMixin
 from games.play.lobby import lobby_frame
-from games.sockets import CAP_CLOSE_CODE, DirectDispatch, HeartbeatMixin, client_address, dumps, scope_language
+from games.play.presence import CAP_CLOSE_CODE
+from games.socket_scope import client_address, scope_language
 
 
 class LobbyConsumer(DirectDispatch, HeartbeatMixin, AsyncWebsocketConsumer):

@@ -1,4 +1,4 @@
-"""WebSocket routes (PROTOCOL.md): one socket per table page, one for the lobby."""
+"""WebSocket routes (docs/protocol.md §1, §13): one socket per table page, one for the lobby."""
 from django.urls import path
 
 from games import consumers, lobby_socket

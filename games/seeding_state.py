@@ -24,7 +24,7 @@ def pending_seeds(rnd, players):
 
 
 def seeding_frame(game, rnd=None):
-    """The public state of the game's seeding window (PROTOCOL `seeding`): {round (number,
+    """The public state of the game's seeding window (docs/protocol.md §3 `seeding`): {round (number,
     from 1), commitment (sha256 of the round's server seed, docs/fair-deals.md §2),
     deadline (epoch ms: the deal comes then at the latest), sent (per seat: a seed
     arrived)}, or None when no window is open. `rnd`: the pending round if already read."""

@@ -97,7 +97,7 @@ def rematch_invitees(table, seats):
 
 
 def round_end_frame(game, table, seats=None):
-    """The public score table of the game's round once it is over (PROTOCOL.md
+    """The public score table of the game's round once it is over (docs/protocol.md §6
     `round_end`): {version, round_index, scores, penalties, round_totals, totals (match so
     far), result, commitment (published before the deal) with what checks it, revealed now
     (docs/fair-deals.md): server_seed, client_seeds (per seat), algorithm; match_over,
@@ -187,8 +187,8 @@ _MOVES_AFTER = Prepared(lambda number, round_id: Move.objects.filter(number__gt=
 
 
 def view_for(game, table, seats, seat_index, moves=None):
-    """The view of seat `seat_index` (None: a spectator) from loaded rows (PROTOCOL.md
-    "The view"): `api.view(position, seat)` plus version, deadline (epoch ms),
+    """The view of seat `seat_index` (None: a spectator) from loaded rows (docs/protocol.md
+    §5): `api.view(position, seat)` plus version, deadline (epoch ms),
     deadline_kind, players (`players_info`), totals, table_id, status, mode, round_index,
     rounds, commitment, seed (only once the round is over), seeding
     (`seeding_state.seeding_frame`, while a seeding window is open), assisted, move_time,
@@ -284,7 +284,7 @@ def view_text(view, language):
 
 
 def snapshot_frame(version, text):
-    """The `snapshot` frame (PROTOCOL.md) of `version` (int) around a view already
+    """The `snapshot` frame (docs/protocol.md §3) of `version` (int) around a view already
     serialised by `view_text` (str): the same text `json.dumps` of the whole frame gives."""
     return f'{{"type":"snapshot","version":{int(version)},"view":{text}}}'
 
@@ -300,7 +300,7 @@ def seat_language(seat):
 def seat_to_move(view):
     """Whether `view` (a dict from `view_for`) is the view of the seat to move at an online
     table with its move clock running: the player the others wait for (RULES.md §6, D-16),
-    whose socket is watched closely (`games.sockets.HeartbeatMixin`). Returns bool."""
+    whose socket is watched closely (`games.heartbeat.HeartbeatMixin`). Returns bool."""
     seat = view.get("seat")
     return (seat is not None and view.get("mode") == Table.Mode.ONLINE and view.get("turn") == seat
             and view.get("deadline_kind") == Game.Deadline.MOVE and not view.get("round_end"))

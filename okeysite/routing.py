@@ -1,5 +1,5 @@
 """The ASGI application tree: HTTP (Django, plus static files in embedded/debug mode)
-and WebSockets (session auth + Origin check, PROTOCOL.md).
+and WebSockets (session auth + Origin check, docs/protocol.md §1).
 
 `build_application()` is separate from `okeysite/asgi.py` so tests can build the same
 stack without starting the embedded Celery worker.

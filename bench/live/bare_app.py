@@ -31,7 +31,7 @@ class BareTableConsumer(AsyncWebsocketConsumer):
 
     async def dispatch(self, message):
         # BARE_DISPATCH=direct (bench.floor): straight to the handler, as the product's
-        # sockets do (games.sockets.DirectDispatch). Channels' own dispatch, the default
+        # sockets do (games.direct_dispatch.DirectDispatch). Channels' own dispatch, the default
         # here because the live-tables comparison is plain Channels, first sends
         # `close_old_connections` to a thread for every message.
         if DIRECT:

@@ -5,7 +5,7 @@ create-table form (mode online), every other human opens the table page and subm
 join form, all sockets connect, then the creator submits the start form and computers
 take the free seats. Each human socket then plays: whenever a snapshot says it is its
 seat's turn it asks ``games.bots.choose_action(view, level, seed)`` for a legal action
-and sends it as an ``action`` frame with the snapshot's version (PROTOCOL.md), one action
+and sends it as an ``action`` frame with the snapshot's version (docs/protocol.md §4), one action
 in flight at a time. ``pace="human"`` waits 2-5 s (uniform, seeded) after its turn starts;
 ``"fast"`` acts at once.
 
@@ -147,7 +147,7 @@ class HumanSocket:
             await self.maybe_act()
             return
         if isinstance(version, int) and version > self.version + 1 and self.version >= 0:
-            await self.ws.send('{"type":"sync"}')  # a gap: catch up (PROTOCOL.md)
+            await self.ws.send('{"type":"sync"}')  # a gap: catch up (docs/protocol.md §4)
         if kind == "ack":
             if frame.get("id") == self.pending and isinstance(version, int):
                 rec.acks[(self.table.id, self.slot, self.pending)] = (now, version)
@@ -212,7 +212,7 @@ class HumanSocket:
             rec.errors["client_bot_exception"] += 1
             self.refusals[self.version] = refused + 1
             return
-        action.pop("seat", None)  # the server knows the seat (PROTOCOL.md)
+        action.pop("seat", None)  # the server knows the seat (docs/protocol.md §2)
         self.sent += 1
         action_id = f"{self.slot}-{self.sent}"
         frame = json.dumps({"type": "action", "id": action_id, "version": self.version, "action": action},

@@ -9,7 +9,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games.arena import live, service
 from games.arena.models import Arena
-from games.sockets import HeartbeatMixin
+from games.heartbeat import HeartbeatMixin
 from okeysite import socket_groups
 
 PRESENCE_EVERY = 3.0  # seconds between two presence writes of one socket

@@ -1,4 +1,4 @@
-"""The table chat's stored lines and abuse reports (PROTOCOL.md `chat`).
+"""The table chat's stored lines and abuse reports (docs/protocol.md §2 `chat`).
 
 They belong to the `games` app, next to the tables they serve; the tables keep the
 names they had under `accounts` in earlier releases only through the migrations

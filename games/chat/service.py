@@ -1,4 +1,4 @@
-"""Table chat (PROTOCOL.md `chat` frame): seated players only, a size limit and a rate
+"""Table chat (docs/protocol.md §2 `chat` frame): seated players only, a size limit and a rate
 limit, abuse reports to the admins, removal of lines by admins.
 
 Chat text is public at the table, so whole lines travel through the table's Channels

@@ -1,4 +1,4 @@
-"""The chat frames of a table socket (PROTOCOL.md `chat`, `report`, `chat_removed`): the
+"""The chat frames of a table socket (docs/protocol.md §2-§3 `chat`, `report`, `chat_removed`): the
 socket side of `games.chat.service`. Chat lines are public: they travel on the table
 group, never with a rack (ARCHITECTURE.md invariant 3)."""
 from channels.db import database_sync_to_async

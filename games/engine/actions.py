@@ -6,7 +6,7 @@ Malformed: not an object, a ``seat`` that is not a seat of the table, an unknown
 a string that is not a tile of the ruleset's set (okey rulesets have ``F``, ``rami``
 has ``J``), an ``owner`` that is not a seat, or an ``owner`` other than the actor where
 the ruleset does not allow one (only okey17's pair in a pairs player's area, D-12).
-Extra fields are allowed (PROTOCOL.md).  A ``take_discard``'s ``then`` is checked like
+Extra fields are allowed (docs/protocol.md §7).  A ``take_discard``'s ``then`` is checked like
 an action without ``seat``; a ``then`` that is itself a ``take_discard`` is not looked
 into (it is ``discard_unused``, D-23).
 """

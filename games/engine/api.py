@@ -57,7 +57,7 @@ def legal_actions(position: dict, seat: int) -> Iterator[dict]:
     """The legal actions of ``seat`` now, as RULES.md §7 action dicts with ``seat``
     (each one accepted by :func:`step`); nothing when it is not that seat's turn or the
     round is over.  What is complete and what is bounded: the ruleset's
-    ``legal_actions`` (okey: ``rulesets/okey_legal.py``, rami: ``rulesets/rami_moves.py``)."""
+    ``legal_actions`` (okey: ``rulesets/okey_moves.py``, rami: ``rulesets/rami_moves.py``)."""
     return _of(position).legal_actions(position, seat)
 
 

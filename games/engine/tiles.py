@@ -72,6 +72,14 @@ def split_wild(text: str) -> tuple[str, str | None]:
     return physical, represented
 
 
+def physical(text: object) -> str | None:
+    """The physical part of a written tile (``"R6=B5"`` -> ``"R6"``, RULES.md §1), not
+    checked (the action's notation was, ``actions.py``); None if ``text`` is not a string."""
+    if not isinstance(text, str):
+        return None
+    return text.partition("=")[0]
+
+
 def okey_of(indicator: str) -> str:
     """The okey (wild) for an indicator: next number in its colour, 13 -> 1.
 

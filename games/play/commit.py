@@ -21,7 +21,9 @@ Each version's views are built once, here, inside the transaction, from the posi
 and rows the writer holds (`snapshot.version_views`): every seated user's view goes to
 that user's own group at the table (`socket_groups.seat_group`), the public view to the
 table group for the spectators (ARCHITECTURE.md invariant 3: a view is built for one seat and sent only to
-that seat). Sockets forward what they receive instead of reading the game back.
+that seat). Sockets forward what they receive instead of reading the game back. A human's
+move is the exception: its socket sends the actor's view itself, as the writer serialised
+it (`text_of`), and the seat group hears of it only when that seat has another socket.
 """
 import logging
 from contextlib import contextmanager
@@ -90,14 +92,16 @@ class Write:
 
     # ----------------------------------------------------------------- writing
 
-    def commit(self, position=None, played=(), refresh=False, origin=None):
+    def commit(self, position=None, played=(), refresh=False, origin=None, delivered=None):
         """Store one change of the game.
 
         Args: `position` (the new engine position, or None to keep the stored one),
         `played` (the `Played` actions that led to it, logged as `Move`s in order: result
         "ok" when accepted, else the refusal code of a penalty that stays), `refresh`
         (the sockets re-read seats and players even at a version they have), `origin` (a
-        consumer's channel name that already has this state).
+        consumer's channel name that already has this state), `delivered` (the seat index
+        whose acting socket sends this version's view itself, `text_of`: its seat group
+        gets the view only when that seat has another socket open).
         Bumps the version, logs the moves, finishes the round when `position` ended it
         (`rounds.finish_round`), arms or clears the deadline (`_arm`), saves, and
         schedules the broadcast, the timer and a finished match's recording after commit.
@@ -117,7 +121,7 @@ class Write:
         self._arm(now, ended, any(p.actor != Move.Actor.HUMAN for p in played))
         prepared.save_row(game)
         round_end = snapshot.round_end_frame(game, table, self.seats) if ended else None
-        self._after_commit(refresh, origin, round_end, ended and game.match.finished is not None)
+        self._after_commit(refresh, origin, round_end, ended and game.match.finished is not None, delivered)
         return round_end
 
     def notify(self, refresh=True, origin=None):
@@ -237,7 +241,7 @@ class Write:
 
     # ------------------------------------------------------------- after commit
 
-    def _broadcast(self, refresh, origin, round_end):
+    def _broadcast(self, refresh, origin, round_end, delivered=None):
         # Built now, inside the transaction, so the views show exactly what commits.
         logged = getattr(self, "_moves", None)
         moves = logged[1] if logged and logged[0] == self.game.round_id else None
@@ -259,12 +263,16 @@ class Write:
             text = snapshot.view_text(view, lang)
             to_move = snapshot.seat_to_move(view)
             self.texts[index] = (text, lang, to_move)
+            # The acting socket sends its own view (`text_of`), faster than through its
+            # seat group (bench/live_tables.py); the group copy is for the seat's other sockets.
+            if index == delivered and self.seats[index].connections <= 1:
+                continue
             messages.append((socket_groups.seat_group(self.table.pk, uid),
                              dict(update, type="table.view", text=text, lang=lang, seat=index, to_move=to_move)))
         _on_commit_send(messages)
 
-    def _after_commit(self, refresh, origin, round_end, match_finished):
-        self._broadcast(refresh, origin, round_end)
+    def _after_commit(self, refresh, origin, round_end, match_finished, delivered=None):
+        self._broadcast(refresh, origin, round_end, delivered)
         self._schedule_timer()
         if match_finished:
             match_id = self.game.match_id

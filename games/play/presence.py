@@ -12,7 +12,8 @@ is connected while it has a live row; `Seat.connections` is the count of those r
 recounted under the game lock at every change, so a socket whose process died stops
 counting once its row expires (`expire_connections`, from the sweeper) instead of leaving
 the seat "connected" for ever. The same rows give the per-user and per-IP socket caps
-(`open_connection`).
+(`open_connection`); a socket over a cap, at a table or in the lobby, is closed with
+CAP_CLOSE_CODE.
 
 Connections change what the others see (`connected`, `autoplay`) without moving the game
 on, so they keep the version unless who plays the seat to move changes: then the commit
@@ -29,6 +30,8 @@ from django.utils import timezone
 from games.engine import api
 from games.models import Connection, Game, Table
 from games.play import commit
+
+CAP_CLOSE_CODE = 4429  # the user or the address has too many sockets open (the client retries later)
 
 
 def _expiry():
@@ -188,7 +191,7 @@ def expire_connections():
 
 
 def resume_seat(user, table_id):
-    """The player takes the seat back from autoplay (PROTOCOL.md `resume`).
+    """The player takes the seat back from autoplay (docs/protocol.md §2 `resume`).
     Returns the seat index, or None when `user` is not seated. Raises TableError("not_found")."""
     with commit.locked(table_id) as write:
         seat = write.seat_of(user)

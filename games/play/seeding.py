@@ -1,4 +1,4 @@
-"""The seats' client seeds (docs/fair-deals.md §1, §10, PROTOCOL `seeding` / `seed`).
+"""The seats' client seeds (docs/fair-deals.md §1, §10, docs/protocol.md §2-§3 `seed` / `seeding`).
 
 Tables with a hash chain (okeysite-shuffle-2, every table created now): the chain's tip is
 public from the table's creation; each human seat's browser sends its client seed once for

@@ -2,7 +2,7 @@
 
 Anyone — signed in or not — may watch a public table; a private one only its seated
 players and visitors with its invite code (`games.invites`). A spectator gets the public
-view only (no rack, PROTOCOL.md) and cannot act or chat. The count (`Table.spectators`)
+view only (no rack, docs/protocol.md §5) and cannot act or chat. The count (`Table.spectators`)
 is the table's live presence rows without a seat (`games.models.Connection`), recounted
 whenever a spectator's socket opens or closes, without the game's lock; it goes to the
 players' views and the lobby's list of running tables.

@@ -46,7 +46,9 @@ def submit_action(user, table_id, action, expected_version):
     with its penalty, and the turn's clock keeps running (its timer stays armed).
     An accepted action takes the seat back from autoplay.
     Returns Outcome(ok, version, code, round_end, text: the seat's view of the new version as
-    serialised for its seat group, with its language). Raises TableError("not_found").
+    serialised, with its language): the caller sends it to the acting socket, and the seat
+    group gets it only for the seat's other sockets (`Write.commit` `delivered`).
+    Raises TableError("not_found").
     """
     with commit.locked(table_id) as write:
         game = write.game
@@ -72,7 +74,8 @@ def submit_action(user, table_id, action, expected_version):
             seat.autoplay = False
             seat.consecutive_timeouts = 0
             seat.save(update_fields=["autoplay", "consecutive_timeouts"])
-        round_end = write.commit(step.position, [commit.Played(seat.index, played, Move.Actor.HUMAN, step)])
+        round_end = write.commit(step.position, [commit.Played(seat.index, played, Move.Actor.HUMAN, step)],
+                                 delivered=seat.index)
         return Outcome(step.accepted, game.version, step.code, round_end, write.text_of(seat.index))
 
 

@@ -11,7 +11,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 READ_SIDE = ["games/snapshot.py", "games/history.py", "games/records.py", "games/replays.py",
              "games/frames.py", "games/move_text.py", "games/seeding_state.py", "games/prepared.py"]
 WRITER_AND_SOCKETS = ("games.play", "games.consumers", "games.lobby_socket", "games.lobby_relay",
-                      "games.tasks", "games.views", "games.sockets")
+                      "games.tasks", "games.views", "games.heartbeat",
+                      "games.direct_dispatch", "games.socket_scope")
 # What accounts/ may read of games (docs/layers.md: the profile lists a player's matches,
 # the settings form offers the rulesets and move times, the user admin shows reports).
 ACCOUNTS_MAY_READ = ("games.models", "games.forms", "games.chat.models")

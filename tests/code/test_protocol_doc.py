@@ -14,9 +14,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "protocol.md"
 PACKAGES = ("okeysite", "games", "accounts")
 # The modules that answer or dispatch socket frames.
-TABLE_SOCKET = ("games/consumers.py", "games/chat/socket.py", "games/sockets.py")
-LOBBY_SOCKET = ("games/lobby_socket.py", "games/play/lobby.py", "games/sockets.py")
-DISPATCH = ("games/consumers.py", "games/sockets.py")
+TABLE_SOCKET = ("games/consumers.py", "games/chat/socket.py", "games/heartbeat.py", "games/frames.py")
+LOBBY_SOCKET = ("games/lobby_socket.py", "games/play/lobby.py", "games/heartbeat.py", "games/frames.py")
+DISPATCH = ("games/consumers.py", "games/heartbeat.py")
 # The writers whose refusals the table socket forwards as they are (`Outcome`, `SeedOutcome`).
 OUTCOMES = ("games/play/turns.py", "games/play/seeding.py")
 CELL = re.compile(r"`([^`]+)`|\*\*(\d+)\*\*")
@@ -209,7 +209,8 @@ def test_the_scans_see_what_they_claim():
     # A scan that finds nothing would let every test above pass for the wrong reason.
     assert {"suspended", "too_many_sockets", "bad_frame", "rate_limited", "stale_version", "not_started",
             "seed_closed", "bad_seed"} <= socket_error_codes()
-    assert {"games.frames.CLOSE_TOO_BIG", "games.sockets.CAP_CLOSE_CODE", "accounts.session_sockets.SESSION_CLOSE_CODE",
+    assert {"games.frames.CLOSE_TOO_BIG", "games.play.presence.CAP_CLOSE_CODE", "games.heartbeat.IDLE_CLOSE_CODE",
+            "accounts.session_sockets.SESSION_CLOSE_CODE",
             "accounts.moderation.KICK_CLOSE_CODE"} <= set(close_constants())
     assert {4404, 1007, 1008, 1009} <= close_literals()
     assert {"action", "sync", "resume", "chat", "report", "seed", "ping"} <= dispatched_types()

@@ -1,4 +1,4 @@
-"""The live table socket (PROTOCOL.md) with WebsocketCommunicator, against the test
+"""The live table socket (docs/protocol.md §1-§4) with WebsocketCommunicator, against the test
 database (PostgreSQL) and the configured channel layer (Redis in CI)."""
 import json
 
@@ -8,8 +8,9 @@ from channels.testing import WebsocketCommunicator
 
 from games import tasks
 from games.models import Game, Move
-from games.play import tables
+from games.play import commit, tables
 from games.play.timers import timer_args
+from okeysite import socket_groups
 from okeysite.routing import build_application
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -111,6 +112,54 @@ async def test_two_players_at_one_table_see_their_own_seats(alice, bob, session_
     assert after_b["view"]["discards"][0] == [tile] and after_b["view"]["turn"] == 1
     await a.close()
     await b.close()
+
+
+def record_seat_views(monkeypatch):
+    """[(group, version)] of every `table.view` the writer hands to the door out, still sent."""
+    sent = []
+    real = commit._on_commit_send
+
+    def recording(messages):
+        sent.extend((group, m["version"]) for group, m in messages if m["type"] == "table.view")
+        real(messages)
+
+    monkeypatch.setattr(commit, "_on_commit_send", recording)
+    return sent
+
+
+async def test_the_actors_view_goes_to_its_socket_once_and_to_its_other_tabs(alice, bob, session_cookie,
+                                                                           monkeypatch):
+    sent = record_seat_views(monkeypatch)
+    table, a, b, snap_a, _ = await connected_pair(alice, bob, session_cookie)
+    # alice has a second tab: her move reaches it through her seat group
+    tab = Client(table.pk, await database_sync_to_async(session_cookie)(alice))
+    assert (await tab.connect())[0]
+    await tab.recv_type("snapshot")
+    version = snap_a["version"]
+    await a.send({"type": "action", "id": "m1", "version": version,
+                  "action": {"type": "discard", "tile": snap_a["view"]["rack"][0]}})
+    await a.recv_type("ack")
+    assert (await a.recv_snapshot_at(version + 1))["view"]["seat"] == 0
+    assert (await tab.recv_snapshot_at(version + 1))["view"]["seat"] == 0
+    assert (socket_groups.seat_group(table.pk, alice.pk), version + 1) in sent
+
+    # bob has one socket: it sends his view itself, his seat group is sent no copy
+    for _ in range(30):
+        game = await database_sync_to_async(Game.objects.get)(table=table)
+        if game.deadline_kind != "bot":
+            break
+        await database_sync_to_async(tasks.bot_turn)(*timer_args(game))
+    version, position = await game_state(table)
+    assert position["turn"] == 2
+    await b.recv_snapshot_at(version)
+    await b.send({"type": "action", "id": "m2", "version": version, "action": {"type": "draw"}})
+    assert (await b.recv_type("ack"))["version"] == version + 1
+    own = await b.recv_snapshot_at(version + 1)
+    assert own["view"]["seat"] == 2 and len(own["view"]["rack"]) == 15
+    assert (socket_groups.seat_group(table.pk, alice.pk), version + 1) in sent  # the others still hear
+    assert (socket_groups.seat_group(table.pk, bob.pk), version + 1) not in sent
+    for client in (a, b, tab):
+        await client.close()
 
 
 async def test_each_players_frames_never_contain_the_others_tiles(alice, bob, session_cookie):

@@ -1,4 +1,4 @@
-// Table states for the reducer and controller tests: a view (PROTOCOL.md "The view") is
+// Table states for the reducer and controller tests: a view (docs/protocol.md §5) is
 // reduced into a state as the app does it, with the rack arranged slot by slot, and a
 // gesture's local events are applied the way the app applies them.
 import { initialState, reduce } from "../../static/js/table/state.js";

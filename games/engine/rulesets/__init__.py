@@ -1,6 +1,6 @@
 """The three rulesets, one object each, in the registry :data:`RULESETS` (id -> object).
 
-``okey51`` and ``okey17`` build on ``okey_base.OkeyRuleset``; ``rami`` is Rummikub.  Each
+``okey51`` and ``okey17`` build on ``okey.OkeyRuleset``; ``rami`` is Rummikub.  Each
 object holds every fact and operation of its ruleset
 (:class:`~games.engine.rulesets.base.Ruleset`).  Importing this package also registers
 the objects for the low modules that take a ruleset id (``games.engine.registry``).

@@ -2,16 +2,15 @@
 pairs at ⌈1.5 × threshold⌉, refused playable/joker discards whose penalty stays,
 a base by the okey's colour, finisher/direct/pile-empty endings (RULES.md §4).
 
-The class holds every okey17 fact and rule decision; the shared okey turn is in
-``okey_base.py``.
+The class holds every okey17 fact and rule decision; the shared okey rules are in
+``okey.py``.
 """
 from __future__ import annotations
 
 from ..errors import Refused
 from ..melds import GROUP, Meld, MeldRules
 from ..tiles import okey_of, split_wild
-from .okey_base import OkeyRuleset
-from .okey_turn import Turn
+from .okey import OkeyRuleset, Turn
 
 BASE_THRESHOLD = 17
 """Meld points of the first meld opening (RULES.md §4)."""

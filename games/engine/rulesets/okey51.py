@@ -1,15 +1,14 @@
 """``okey51``: 101-style Okey — open at 51 with the doubling chain, add to anyone's
 melds for penalties, penalty tiles, pairs opening, −500/−1000 endings (RULES.md §3).
 
-The class holds every okey51 fact and rule decision; the shared okey turn is in
-``okey_base.py``.
+The class holds every okey51 fact and rule decision; the shared okey rules are in
+``okey.py``.
 """
 from __future__ import annotations
 
 from ..melds import MeldRules
 from ..tiles import okey_of, parse_face
-from .okey_base import OkeyRuleset
-from .okey_turn import Turn
+from .okey import OkeyRuleset, Turn
 
 BASE_THRESHOLD = 51
 """Points of a meld opening without an earlier one (RULES.md §3)."""

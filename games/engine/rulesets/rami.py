@@ -26,7 +26,7 @@ from .. import fairdeal, melds
 from ..actions import action_problem
 from ..errors import Refused
 from ..step import Step
-from ..tiles import COLOURS, JOKER, parse_face
+from ..tiles import COLOURS, JOKER, parse_face, physical
 from . import rami_moves
 from .base import Ruleset
 
@@ -50,13 +50,9 @@ def _classify(tiles: tuple[str, ...]) -> melds.Meld | None:
     return melds.classify(tiles, MELD_RULES)
 
 
-def _physical(tile: str) -> str:
-    return tile.partition("=")[0]  # the notation was checked first (actions.py)
-
-
 def _tiles_of(table: list[list[str]]) -> Counter:
     """The physical tiles of a table, as a multiset."""
-    return Counter(_physical(tile) for meld in table for tile in meld)
+    return Counter(physical(tile) for meld in table for tile in meld)
 
 
 def _meld_key(meld: list[str]) -> tuple[str, ...]:

@@ -1,4 +1,4 @@
-// The live-table socket (PROTOCOL.md): versioned snapshots, actions with ids,
+// The live-table socket (docs/protocol.md §1-§4): versioned snapshots, actions with ids,
 // `sync` on a version gap, automatic reconnect with backoff and resync, and a heartbeat
 // (docs/protocol.md): a `ping` every PING_MS; no frame within PONG_MS of it
 // means the connection is dead (it is closed and reconnected); after a quiet spell of

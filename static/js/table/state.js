@@ -1,4 +1,4 @@
-// The table's state and its one reducer: the server's frames (PROTOCOL.md: snapshot,
+// The table's state and its one reducer: the server's frames (docs/protocol.md §3: snapshot,
 // ack, error, round_end, match_end, the chat frames, seeding and seeded) and the player's local events in,
 // a new state out. No DOM, socket, storage or clock: times come in the events, what
 // storage holds for a round comes with its snapshot (storage.js), and the state given
@@ -33,7 +33,7 @@ export function initialState({ ruleset, rules, tableId, assisted = false, player
   editsTable = false, username = null, perRow = PER_ROW }) {
   return {
     ruleset, rules, tableId, assisted: !!assisted, players, seat, editsTable, perRow,
-    view: null,            // the last snapshot's view (PROTOCOL.md "The view")
+    view: null,            // the last snapshot's view (docs/protocol.md §5)
     rackKey: null,         // storage key of the round and seat the rack belongs to
     rack: null,            // Rack: the player's arrangement
     sel: [],               // selected sources: "slot:3", "meld:1:0" (rami)

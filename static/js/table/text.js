@@ -1,4 +1,4 @@
-// Words the table shows about players and moves. Pure: a view (PROTOCOL.md) in, a
+// Words the table shows about players and moves. Pure: a view (docs/protocol.md §5) in, a
 // translated string out; the views put them on screen.
 import { _, fmt, pgettext } from "./i18n.js";
 import { moveLine, summary, tileName } from "./moves.js";

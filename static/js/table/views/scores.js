@@ -1,4 +1,4 @@
-// The overlay over the table: the round's score table (PROTOCOL.md `round_end`) with
+// The overlay over the table: the round's score table (docs/protocol.md §6 `round_end`) with
 // the countdown to the next round, and the match-over standings with the way back to
 // the lobby.
 import { _, fmt, pgettext } from "../i18n.js";

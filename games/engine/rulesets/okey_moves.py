@@ -1,5 +1,6 @@
-"""The legal actions of an okey seat (RULES.md §3, §4, §7): what a fallback player, a
-hint or a test may choose from.
+"""The moves an okey seat can make (RULES.md §3, §4, §6, §7): the legal actions — what a
+fallback player, a hint or a test may choose from — and the assisted table's one-tap add.
+``rs`` is the okey ruleset object (:class:`~games.engine.rulesets.okey.OkeyRuleset`).
 
 Candidates come from ``meldgen`` and the table; each is kept only when the ruleset's
 ``step`` accepts it, so every yielded action is legal.  What is complete and what is
@@ -12,7 +13,7 @@ from typing import Iterator
 
 from .. import meldgen
 from ..melds import extensions, tile_face
-from .okey_turn import physical
+from ..tiles import physical
 
 
 def legal_actions(rs, position: dict, seat: int) -> Iterator[dict]:
@@ -156,3 +157,26 @@ def _swaps(rs, pos: dict, sup: meldgen.Supply) -> Iterator[tuple[int, str]]:
         for face in dict.fromkeys(f for f, wild in zip(meld.faces, meld.wild) if wild):
             for tile in dict.fromkeys(sup.faces.get(face, ())):
                 yield entry["id"], tile
+
+
+def add_targets(rs, pos: dict, seat: int, tile: str) -> list[int]:
+    """Ids of table melds ``tile`` (bare, or ``okey=face``) can be added to by ``seat``
+    now; a bare wild counts where some represented face fits (RULES.md §6 one-tap add)."""
+    if pos.get("result"):
+        return []
+    pos = rs.loaded(pos)
+    okey = rs.okey(pos)
+    out = []
+    for m in pos["table"]:
+        candidates = [tile]
+        if tile == okey:
+            c = rs.meld(pos, m["tiles"])
+            candidates += [f"{okey}={f}" for f, _ in extensions(c, rs.meld_rules)] if c else []
+        for cand in candidates:
+            done = rs.step(pos, {"seat": seat, "type": "add", "meld": m["id"], "tile": cand})
+            if done.code == "must_keep_tile":
+                break
+            if done.accepted:
+                out.append(m["id"])
+                break
+    return out

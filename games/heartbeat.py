@@ -1,5 +1,4 @@
-"""Plumbing shared by the site's WebSocket consumers: the heartbeat, the client's address
-and language, direct dispatch and compact frames.
+"""The heartbeat of the site's WebSocket consumers: a socket that is alive, or closed.
 
 `HeartbeatMixin` (docs/protocol.md): the client sends {"type": "ping"} every
 20 s and gets {"type": "pong"}; a socket that sent nothing for OKEY_WS_IDLE_TIMEOUT
@@ -22,31 +21,13 @@ import json
 import logging
 import time
 
-from channels.consumer import get_handler_name
 from django.conf import settings
-from django.utils import translation
 
-CAP_CLOSE_CODE = 4429  # the user or the address has too many sockets open (the client retries later)
 IDLE_CLOSE_CODE = 4408  # nothing received for OKEY_WS_IDLE_TIMEOUT seconds (the client reconnects)
 PONG = json.dumps({"type": "pong"})
 PROBE = json.dumps({"type": "ping"})
 
-log = logging.getLogger("games.sockets")
-
-
-def client_address(scope):
-    """The client's IP address (str, "" when unknown): the socket's peer, or with
-    OKEY_TRUSTED_PROXY_COUNT proxies in front the X-Forwarded-For entry they received it
-    from (the same rule as the login limits)."""
-    count = settings.ALLAUTH_TRUSTED_PROXY_COUNT
-    if count > 0:
-        for name, value in scope.get("headers", []):
-            if name == b"x-forwarded-for":
-                hops = [hop.strip() for hop in value.decode("latin-1").split(",") if hop.strip()]
-                if len(hops) >= count:
-                    return hops[-count][:64]
-    client = scope.get("client")
-    return str(client[0])[:64] if client else ""
+log = logging.getLogger("games.heartbeat")
 
 
 def _heartbeat_type(text):
@@ -157,40 +138,3 @@ class HeartbeatMixin:
                 await self.heartbeat()
             except Exception:  # noqa: BLE001 - a failed refresh is retried at the next beat
                 log.exception("heartbeat of %s failed", getattr(self, "channel_name", "?"))
-
-
-def scope_language(scope):
-    """The user's language from the language cookie, else Accept-Language, else the default."""
-    supported = {code for code, _name in settings.LANGUAGES}
-    cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME)
-    if cookie in supported:
-        return cookie
-    for name, value in scope.get("headers", []):
-        if name == b"accept-language":
-            for lang, _q in translation.trans_real.parse_accept_lang_header(value.decode("latin-1")):
-                try:
-                    return translation.get_supported_language_variant(lang)
-                except LookupError:
-                    continue
-    return settings.LANGUAGE_CODE
-
-
-def dumps(frame):
-    """`frame` (dict) as compact JSON text."""
-    return json.dumps(frame, separators=(",", ":"))
-
-
-class DirectDispatch:
-    """Dispatch each message straight to its handler.
-
-    Channels' own `dispatch` first runs `close_old_connections` through `sync_to_async`,
-    i.e. on the process's one database thread, for every message: each forwarded view
-    then queued behind every database call of the process. Our handlers reach the
-    database only through `database_sync_to_async`, which closes old connections itself
-    before and after each call."""
-
-    async def dispatch(self, message):
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)

@@ -72,19 +72,19 @@ test("an edited seed is normalised and sent with Send; a refused one can be corr
   q(root, "#fd-send").click();
   assert.equal(ws().sent.filter((f) => f.type === "seed").length, 0);  // refused here, before the server
   assert.match(q(root, "#fd-seed-state").textContent, /cannot be used/);
-  box.value = "  Zoë ";
+  box.value = "  Zoe ~ 7 ";
   q(root, "#fd-send").click();
-  assert.deepEqual(ws().sent.filter((f) => f.type === "seed").map((f) => f.seed), ["Zoë"]);
-  ws().deliver({ type: "seeded", id: "seed-1", round: 1, seed: "Zoë" });
-  assert.equal(kept(storage).client_seed, "Zoë");
+  assert.deepEqual(ws().sent.filter((f) => f.type === "seed").map((f) => f.seed), ["Zoe ~ 7"]);
+  ws().deliver({ type: "seeded", id: "seed-1", round: 1, seed: "Zoe ~ 7" });
+  assert.equal(kept(storage).client_seed, "Zoe ~ 7");
   // dealt: the panel keeps the commitment and the seed sent, the server seed is not known yet
   ws().deliver({ type: "snapshot", version: 2, view: dealtView() });
   assert.equal(q(root, "#fair-deal").dataset.phase, "dealt");
   assert.equal(q(root, "#fd-commitment").textContent, COMMITMENT);
-  assert.equal(q(root, "#fd-seed").value, "Zoë");
+  assert.equal(q(root, "#fd-seed").value, "Zoe ~ 7");
   assert.equal(q(root, ".fd-server").hidden, true);
   // over: the revealed server seed and Verify, inside the score table
-  const end = { round_index: 0, server_seed: SERVER_SEED, commitment: COMMITMENT, client_seeds: ["Zoë", "", "", ""],
+  const end = { round_index: 0, server_seed: SERVER_SEED, commitment: COMMITMENT, client_seeds: ["Zoe ~ 7", "", "", ""],
     scores: [0, 0, 0, 0], penalties: [0, 0, 0, 0], round_totals: [0, 0, 0, 0], totals: [0, 0, 0, 0], match_over: true };
   ws().deliver({ type: "snapshot", version: 3, view: dealtView({ status: "finished", seed: SERVER_SEED, round_end: end }) });
   assert.equal(q(root, "#fair-deal").dataset.phase, "revealed");

@@ -113,7 +113,7 @@ def submit_seed(user, table_id, number, seed):
     Checks in order: seated (`not_seated`: spectators send none), a window open for that
     round (`seed_closed`: before the commitment was published, or after the deal), the
     seed itself (`bad_seed`: `text_rules.seed_text` refuses it: 1-128 printable ASCII
-    characters, docs/fair-deals.md §2). A refusal changes nothing. An accepted seed replaces
+    characters, docs/fair-deals.md §2; a table from before the chain takes 64 at most). A refusal changes nothing. An accepted seed replaces
     the seat's earlier one in this window; when every connected human seat has sent one
     the round is dealt now. Returns SeedOutcome. Raises TableError("not_found").
     """
@@ -128,7 +128,7 @@ def submit_seed(user, table_id, number, seed):
         if rnd is None or write.table.status != Table.Status.PLAYING or rnd.number != number:
             return SeedOutcome(False, code="seed_closed")
         canonical = _canonical(seed)
-        if canonical is None:
+        if canonical is None or len(canonical) > fairdeal.LEGACY_SEED_MAX:  # a shuffle-1 round holds 64 at most
             return SeedOutcome(False, code="bad_seed")
         seeds = seeding_state.pending_seeds(rnd, write.table.players)
         seeds[seat.index] = canonical

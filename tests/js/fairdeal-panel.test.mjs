@@ -161,3 +161,23 @@ test("a solo page that arrives in the start's window sends its seed at once", ()
   assert.equal(sent.length, 1);
   assert.equal(match(storage).client_seed, sent[0].seed);
 });
+
+test("Verify reads the downloaded record with the record grammar: 1.0 for a round number is refused, not verified", async () => {
+  const { root, ws } = start();
+  const end = { round_index: 0, server_seed: SERVER_SEED, commitment: COMMITMENT, client_seeds: ["", "", "", ""],
+    scores: [0, 0, 0, 0], penalties: [0, 0, 0, 0], round_totals: [0, 0, 0, 0], totals: [0, 0, 0, 0], match_over: true };
+  ws().deliver({ type: "snapshot", version: 3, view: dealtView({ status: "finished", seed: SERVER_SEED, round_end: end }) });
+  const realFetch = globalThis.fetch;
+  const record = '{"format": "okeysite-record-1", "ruleset": "okey51", "table_id": "7", "players": [], "rounds": [{"number": 1.0}]}';
+  globalThis.fetch = async () => ({ ok: true, text: async () => record, json: async () => JSON.parse(record) });
+  try {
+    q(root, "#fd-verify").click();
+    for (let k = 0; k < 50 && !/malformed|could not/.test(q(root, "#fd-result").textContent); k++) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+  assert.match(q(root, "#fd-result").textContent, /malformed \(not_integer\)/);
+  assert.match(q(root, "#fd-result").className, /bad/);
+});

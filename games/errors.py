@@ -46,7 +46,8 @@ ERROR_MESSAGES = {
     "rate_limited": _("Too many messages; slow down."),
     "bad_text": _("That text holds characters that cannot be sent (control characters or invalid Unicode)."),
     "too_many_sockets": _("Too many open connections: close another tab of the game, then reload."),
-    "bad_seed": _("That seed cannot be used: at most 64 letters, digits, punctuation marks, symbols or spaces."),
+    "bad_seed": _("That seed cannot be used: 1 to 128 characters from the keyboard's Latin letters A-Z and a-z, "
+                  "digits 0-9, spaces and ASCII punctuation."),
     "seed_closed": _("Seeds for this round are no longer accepted: it is dealt, or not committed yet."),
     # table management (TableError)
     "not_started": _("The match has not started yet."),

@@ -6,7 +6,8 @@
   so a frame nested a thousand levels deep is a `bad_frame`, never a RecursionError.
 - `bad_text`: whether a client string holds what no text field takes (NUL, C0/C1 control
   characters — newlines and tabs too: chat lines and report reasons are single lines —
-  and lone surrogates, which PostgreSQL cannot store).
+  lone surrogates, which PostgreSQL cannot store, and noncharacters): the one rule of
+  `games.engine.text_rules`, the one client seeds follow too.
 - `normalise_action`: a client action reduced to its RULES.md §7 fields (D-29), of the
   right JSON types, before it reaches the writer, the move log or a broadcast. Extra
   fields are dropped (docs/protocol.md §7 allows them: a client may send more, nothing keeps it);
@@ -21,6 +22,7 @@ import json
 import re
 import time
 
+from games.engine import text_rules
 from games.engine.actions import FIELDS
 
 MAX_FRAME_CHARS = 16 * 1024
@@ -33,7 +35,6 @@ CLOSE_TOO_BIG = 1009
 CLOSE_BAD_DATA = 1007
 CLOSE_POLICY = 1008
 
-_BAD_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 _SPECIAL = re.compile(r'["\\\[\]{}]')
 
 
@@ -127,8 +128,9 @@ def frame_id(frame):
 
 def bad_text(value):
     """True when `value` is a str holding NUL, a control character (newline and tab
-    included) or a lone surrogate; False otherwise (other types are the caller's to judge)."""
-    return isinstance(value, str) and _BAD_TEXT.search(value) is not None
+    included), a lone surrogate or a noncharacter (U+FFFF, U+10FFFF, ...:
+    `text_rules.refused_char`); False otherwise (other types are the caller's to judge)."""
+    return isinstance(value, str) and text_rules.refused_char(value) is not None
 
 
 def _is_tile(value):

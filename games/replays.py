@@ -218,9 +218,16 @@ def load_record(data):
     """
     _require(len(data) <= MAX_RECORD_BYTES, _("the file is larger than %(mb)s MB") % {"mb": MAX_RECORD_BYTES >> 20})
     try:
-        record = json.loads(data)
-    except (ValueError, UnicodeDecodeError):
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+    except UnicodeDecodeError:
         raise RecordError(_("the file is not JSON")) from None
+    try:
+        # the checkers' grammar (docs/fair-deals.md §6a): 1.0 for 1, a key given twice, NaN are refused
+        record = fairdeal.parse_record_text(text)
+    except fairdeal.RecordError as exc:
+        if exc.reason == "not_json":
+            raise RecordError(_("the file is not JSON")) from None
+        raise RecordError(_("the file breaks the game record grammar (%(reason)s)") % {"reason": exc.reason}) from None
     _require(isinstance(record, dict) and record.get("format") == fairdeal.RECORD_FORMAT,
              _("the file is not an %(format)s game record") % {"format": fairdeal.RECORD_FORMAT})
     ruleset = record.get("ruleset")

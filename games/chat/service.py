@@ -20,6 +20,7 @@ from django.utils.translation import gettext, gettext_lazy as _
 from accounts.moderation import active_mute
 from accounts.player_settings import display_name
 from games.chat.models import ChatMessage, ChatReport
+from games.engine import text_rules
 from games.models import Seat
 from okeysite import socket_groups
 
@@ -34,6 +35,7 @@ HISTORY_LINES = 30  # lines sent to a socket when it connects
 CHAT_ERRORS = {
     "chat_empty": _("Your message is empty."),
     "chat_too_long": _("Your message is too long."),
+    "bad_text": _("That text holds characters that cannot be sent (control characters or invalid Unicode)."),
     "muted": _("You are muted: %(reason)s"),
     "rate_limited": _("Too fast: wait a moment."),
     "not_seated": _("Only the players at this table can chat."),
@@ -100,7 +102,9 @@ def post(user, table_id, text):
 
     The text is cleaned first (`clean_text`: no bidi controls, at most MAX_COMBINING
     combining marks per character). Checks in order: text is a non-empty string (`chat_empty`),
-    at most MAX_CHARS characters (`chat_too_long`), the user is seated there (`not_seated`), not muted or suspended
+    no control character, surrogate or noncharacter (`bad_text`: `text_rules.refused_char`, the
+    rule of the socket's frames and of client seeds), at most MAX_CHARS characters (`chat_too_long`), the user
+    is seated there (`not_seated`), not muted or suspended
     (`muted`, with the reason), at most RATE_COUNT lines in RATE_SECONDS (`rate_limited`).
     Returns the line payload (`line_payload`). Raises ChatError(code).
     """
@@ -109,6 +113,8 @@ def post(user, table_id, text):
     text = clean_text(text)
     if not text:
         raise ChatError("chat_empty")
+    if text_rules.refused_char(text) is not None:
+        raise ChatError("bad_text")
     if len(text) > MAX_CHARS:
         raise ChatError("chat_too_long")
     if not Seat.objects.filter(table_id=table_id, user=user).exists():

@@ -18,7 +18,6 @@ import re
 import secrets
 import struct
 import sys
-import unicodedata
 from collections import Counter
 from typing import NamedTuple
 
@@ -30,11 +29,16 @@ KINDS = ("human", "computer")  # a seat's kind as shuffle-2 binds it into the de
 CHAIN_MAX = 512  # links of a match's chain when it is played to a target score (no round count)
 LEGACY = "okeysite-legacy"  # rounds the site dealt before verifiable deals: nothing to check
 RECORD_FORMAT = "okeysite-record-1"  # the game record this checker reads (docs/game-record.md)
-CLIENT_SEED_MAX = 64  # Unicode code points, after normalisation
+CLIENT_SEED_MAX = 128  # characters of a seed sent from now on: printable ASCII only
+LEGACY_SEED_MAX = 64  # code points of a seed recorded in an okeysite-shuffle-1 round
+DEPTH_MAX = 64  # arrays and objects nested in a record (docs/fair-deals.md §6a)
+INTEGER_MAX = 2 ** 53 - 1  # the largest integer both checkers read exactly
 TABLE_ID_MAX = 64
 DRAW_BYTES = 2  # stream bytes per Fisher-Yates draw: an unsigned 16-bit big-endian integer
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
+# printable ASCII, no space at either end: a set no Unicode version changes (§2)
+_SEED_TEXT = re.compile(r"[!-~](?:[ -~]{0,%d}[!-~])?" % (CLIENT_SEED_MAX - 2))
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,%d}" % TABLE_ID_MAX)
 _COLOURS = "RBKY"
 
@@ -99,30 +103,64 @@ def client_seed() -> str:
     return secrets.token_hex(16)
 
 
-def _allowed(ch: str) -> bool:
-    return ch == " " or unicodedata.category(ch)[0] in "LMNPS"
+def seed_text_fault(seed: object) -> str | None:
+    """Why ``seed`` is not a client seed of the grammar (docs/fair-deals.md §2), or None
+    when it is one: 1 to :data:`CLIENT_SEED_MAX` printable ASCII characters (U+0020 to
+    U+007E), no space at either end.  The empty string is not a seed a player sends:
+    it is the seed of a computer, an empty seat, or a seat whose browser sent none."""
+    if not isinstance(seed, str):
+        return "a client seed is a string"
+    if not seed:
+        return "a client seed holds 1 character at least"
+    if len(seed) > CLIENT_SEED_MAX:
+        return f"a client seed holds at most {CLIENT_SEED_MAX} characters"
+    if not _SEED_TEXT.fullmatch(seed):
+        bad = next((ch for ch in seed if not " " <= ch <= "~"), None)
+        if bad is None:
+            return "a client seed has no space at either end"
+        return f"a client seed may not hold U+{ord(bad):04X} (printable ASCII only)"
+    return None
 
 
 def normalise_client_seed(text: str) -> str:
-    """A client seed in its canonical form: Unicode NFC, spaces (U+0020) trimmed at
-    both ends.
+    """A client seed in its canonical form: spaces (U+0020) trimmed at both ends, then
+    :func:`seed_text_fault`'s grammar; the empty string stays empty (no seed).
 
-    Accepted characters: letters, marks, numbers, punctuation, symbols (Unicode
-    categories L, M, N, P, S) and the space U+0020; at most :data:`CLIENT_SEED_MAX`
-    code points after normalisation.  The empty string is the seed of a computer or
-    empty seat.  Raises ValueError for anything else (not a string, a control or
-    format character, a lone surrogate, an unassigned or private-use code point,
-    another kind of space, too long).  docs/fair-deals.md §2.
-    """
+    Raises ValueError for anything else (not a string, a character outside printable
+    ASCII, longer than :data:`CLIENT_SEED_MAX`).  docs/fair-deals.md §2."""
     if not isinstance(text, str):
         raise ValueError("a client seed is a string")
-    seed = unicodedata.normalize("NFC", text).strip(" ")
-    bad = next((ch for ch in seed if not _allowed(ch)), None)
-    if bad is not None:
-        raise ValueError(f"a client seed may not hold U+{ord(bad):04X}")
-    if len(seed) > CLIENT_SEED_MAX:
-        raise ValueError(f"a client seed holds at most {CLIENT_SEED_MAX} characters")
+    seed = text.strip(" ")
+    fault = seed_text_fault(seed) if seed else None
+    if fault:
+        raise ValueError(fault)
     return seed
+
+
+def _refused_code_point(code: int) -> bool:
+    # controls, surrogates and noncharacters: fixed by the standard, the same in every
+    # Unicode version (games/engine/text_rules.py holds the site's rule; a test keeps the two equal)
+    return (code < 0x20 or 0x7F <= code <= 0x9F or 0xD800 <= code <= 0xDFFF
+            or 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE)
+
+
+def legacy_seed_fault(seed: object) -> str | None:
+    """Why ``seed`` cannot be the client seed of an ``okeysite-shuffle-1`` round, or None:
+    that scheme let players type any text, so its records hold up to
+    :data:`LEGACY_SEED_MAX` code points, none a control, surrogate or noncharacter, no
+    U+0020 at either end (the empty string included).  Rules that name Unicode
+    categories are not applied: they differ between Unicode versions, and so would
+    the two checkers."""
+    if not isinstance(seed, str):
+        return "a client seed is a string"
+    bad = next((ch for ch in seed if _refused_code_point(ord(ch))), None)
+    if bad is not None:
+        return f"a client seed may not hold U+{ord(bad):04X}"
+    if len(seed) > LEGACY_SEED_MAX:
+        return f"a client seed holds at most {LEGACY_SEED_MAX} characters"
+    if seed != seed.strip(" "):
+        return "a client seed has no space at either end"
+    return None
 
 
 def _field(data: bytes) -> bytes:
@@ -164,6 +202,16 @@ def chain_reaches(seed: str, round_number: int, tip: str) -> bool:
     return seed == tip
 
 
+def _check_message_parts(round_number: int, table_id: str, client_seeds: list[str]) -> None:
+    # what both algorithms' messages hold alike: the round number, the table id, the seat count
+    if type(round_number) is not int or not 1 <= round_number < 2 ** 32:
+        raise ValueError("the round number is an integer from 1 to 2**32-1")
+    if not isinstance(table_id, str) or not _TABLE_ID.fullmatch(table_id):
+        raise ValueError(f"a table id is 1-{TABLE_ID_MAX} characters from A-Z a-z 0-9 _ -")
+    if not isinstance(client_seeds, (list, tuple)) or not 2 <= len(client_seeds) <= 6:
+        raise ValueError("a deal has 2 to 6 client seeds, one per seat")
+
+
 def deal_message(round_number: int, table_id: str, client_seeds: list[str]) -> bytes:
     """The canonical bytes the deal seed's HMAC signs (docs/fair-deals.md §3): the
     algorithm id, the round number, the table id and the client seeds in seat order,
@@ -171,23 +219,15 @@ def deal_message(round_number: int, table_id: str, client_seeds: list[str]) -> b
     bytes big-endian.
 
     ``round_number``: 1 .. 2**32-1 (the match's first round is 1); ``table_id``: 1-64
-    characters from ``A-Z a-z 0-9 _ -``; ``client_seeds``: 2-6 strings already in
-    :func:`normalise_client_seed` form.  Raises ValueError otherwise."""
-    if type(round_number) is not int or not 1 <= round_number < 2 ** 32:
-        raise ValueError("the round number is an integer from 1 to 2**32-1")
-    if not isinstance(table_id, str) or not _TABLE_ID.fullmatch(table_id):
-        raise ValueError(f"a table id is 1-{TABLE_ID_MAX} characters from A-Z a-z 0-9 _ -")
-    if not isinstance(client_seeds, (list, tuple)) or not 2 <= len(client_seeds) <= 6:
-        raise ValueError("a deal has 2 to 6 client seeds, one per seat")
+    characters from ``A-Z a-z 0-9 _ -``; ``client_seeds``: 2-6 strings that
+    :func:`legacy_seed_fault` accepts.  Raises ValueError otherwise."""
+    _check_message_parts(round_number, table_id, client_seeds)
     out = [_field(ALGORITHM.encode("ascii")), struct.pack(">I", round_number),
            _field(table_id.encode("ascii")), struct.pack(">I", len(client_seeds))]
     for seat, seed in enumerate(client_seeds):
-        try:
-            normal = normalise_client_seed(seed)
-        except ValueError as exc:
-            raise ValueError(f"the client seed of seat {seat} is refused ({exc})") from None
-        if normal != seed:
-            raise ValueError(f"the client seed of seat {seat} is not normalised")
+        fault = legacy_seed_fault(seed)
+        if fault:
+            raise ValueError(f"the client seed of seat {seat} is refused ({fault})")
         out.append(_field(seed.encode("utf-8")))
     return b"".join(out)
 
@@ -198,12 +238,15 @@ def deal_message_2(round_number: int, table_id: str, chain_tip: str, client_seed
     algorithm id, the round number, the table id, the chain's tip, the number of seats,
     then for each seat its kind (``"human"`` or ``"computer"``, so a record relabelling
     a seat no longer deals the same) and its client seed.  Strings are length-prefixed
-    UTF-8, integers 4 bytes big-endian.  ``client_seeds``: canonical, one per seat; a
-    computer's is empty.  Raises ValueError for a malformed part."""
-    deal_message(round_number, table_id, client_seeds)  # the parts shared with shuffle-1 are checked alike
+    UTF-8, integers 4 bytes big-endian.  ``client_seeds``: one per seat, each empty or
+    of :func:`seed_text_fault`'s grammar; a computer's is empty.  Raises ValueError for a malformed part."""
+    _check_message_parts(round_number, table_id, client_seeds)
     if not isinstance(kinds, (list, tuple)) or len(kinds) != len(client_seeds):
         raise ValueError("a deal has one kind per seat")
     for seat, (kind, seed) in enumerate(zip(kinds, client_seeds)):
+        fault = seed_text_fault(seed) if seed else None
+        if fault:
+            raise ValueError(f"the client seed of seat {seat} is refused ({fault})")
         if kind not in KINDS:
             raise ValueError(f"the kind of seat {seat} is human or computer")
         if kind == "computer" and seed:
@@ -349,29 +392,85 @@ def _diff(code: str, **fields) -> dict:
     return {"code": code, **fields}
 
 
-def _bad(detail: str) -> list[dict]:
-    return [_diff("bad_record", detail=detail)]
+def _bad(reason: str, detail: str) -> list[dict]:
+    return [_diff("bad_record", reason=reason, detail=detail)]
+
+
+def _hex_fault(value: object, what: str) -> list[dict]:
+    if isinstance(value, str) and _HEX64.fullmatch(value):
+        return []
+    return _bad("bad_hex", f"{what} is 64 lowercase hex characters")
+
+
+def _round_grammar(round_record: object, header: object) -> list[dict]:
+    """The first way a round breaks the record grammar (docs/fair-deals.md §6a), as its
+    one difference (``bad_record`` with a ``reason``, or ``legacy``, ``unknown_shuffle``,
+    ``not_revealed``, ``bad_server_seed``, ``client_seed_count``, ``bad_client_seed``),
+    or [] when the round is well formed.  The order of the checks is part of the
+    grammar: the browser's checker makes them in the same order."""
+    if not isinstance(round_record, dict) or not isinstance(header, dict):
+        return _bad("not_object", "a round and a header are JSON objects")
+    missing = [k for k in ("number", "shuffle", "first", "commitment", "server_seed", "client_seeds", "initial")
+               if k not in round_record]
+    if missing:
+        return _bad("missing_key", "missing " + ", ".join(missing))
+    algorithm = round_record["shuffle"]
+    if algorithm == LEGACY:
+        return [_diff("legacy")]
+    if algorithm not in ALGORITHMS:
+        return [_diff("unknown_shuffle", recorded=algorithm)]
+    if algorithm == SHUFFLE_2 and "chain_tip" not in round_record:
+        return _bad("missing_key", "missing chain_tip")
+    ruleset, players = header.get("ruleset"), header.get("players")
+    if not isinstance(ruleset, str) or ruleset not in DEALS:
+        return _bad("bad_ruleset", f"the ruleset {_show(ruleset)} is not known")
+    seats = DEALS[ruleset].seats
+    if not isinstance(players, list) or len(players) not in seats:
+        return _bad("bad_players", f"{ruleset} needs a players list of {seats.start}-{seats.stop - 1} seats")
+    if any(not isinstance(p, dict) or p.get("kind") not in KINDS for p in players):
+        return _bad("bad_kind", "every player has a kind, human or computer")
+    table_id = header.get("table_id")
+    if not isinstance(table_id, str) or not _TABLE_ID.fullmatch(table_id):
+        return _bad("bad_table_id", f"a table id is 1-{TABLE_ID_MAX} characters from A-Z a-z 0-9 _ -")
+    number, top = round_record["number"], CHAIN_MAX if algorithm == SHUFFLE_2 else 2 ** 32 - 1
+    if type(number) is not int or not 1 <= number <= top:
+        return _bad("bad_number", f"a round is numbered 1 to {top}")
+    first = round_record["first"]
+    if type(first) is not int or not 0 <= first < len(players):
+        return _bad("bad_first", "first is a seat number")
+    if not isinstance(round_record["initial"], dict):
+        return _bad("not_object", "the initial position is a JSON object")
+    faults = _hex_fault(round_record["commitment"], "the commitment")
+    if algorithm == SHUFFLE_2:
+        faults = faults or _hex_fault(round_record["chain_tip"], "the chain tip")
+    if faults:
+        return faults
+    if round_record["server_seed"] is None:
+        return [_diff("not_revealed")]
+    if not isinstance(round_record["server_seed"], str) or not _HEX64.fullmatch(round_record["server_seed"]):
+        return [_diff("bad_server_seed", reason="bad_hex", detail="a server seed is 64 lowercase hex characters")]
+    seeds = round_record["client_seeds"]
+    if not isinstance(seeds, list) or len(seeds) != len(players):
+        return [_diff("client_seed_count", expected=len(players),
+                      recorded=len(seeds) if isinstance(seeds, list) else None)]
+    for seat, seed in enumerate(seeds):
+        if algorithm == SHUFFLE_2:
+            fault = seed_text_fault(seed) if seed != "" else None
+        else:
+            fault = legacy_seed_fault(seed)
+        if fault:
+            return [_diff("bad_client_seed", reason="seed_text", seat=seat, detail=fault)]
+    return []
 
 
 def _seed_differences(round_record: dict, header: dict) -> list[dict]:
-    """The commitment and client-seed checks of :func:`verify_round`."""
+    """The commitment and computer-seed checks of :func:`verify_round` (a well-formed round)."""
     out = []
     expected = commitment(round_record["server_seed"])
     if round_record["commitment"] != expected:
         out.append(_diff("commitment", expected=expected, recorded=round_record["commitment"]))
-    seeds, players = round_record["client_seeds"], header["players"]
-    if not isinstance(seeds, list) or len(seeds) != len(players):
-        return out + [_diff("client_seed_count", expected=len(players),
-                            recorded=len(seeds) if isinstance(seeds, list) else None)]
-    for seat, seed in enumerate(seeds):
-        try:
-            normal = normalise_client_seed(seed)
-        except ValueError as exc:
-            out.append(_diff("bad_client_seed", seat=seat, detail=str(exc)))
-            continue
-        if normal != seed:
-            out.append(_diff("bad_client_seed", seat=seat, detail="not in normalised form"))
-        elif seed and isinstance(players[seat], dict) and players[seat].get("kind") == "computer":
+    for seat, seed in enumerate(round_record["client_seeds"]):
+        if seed and header["players"][seat]["kind"] == "computer":
             # a seed chosen by the server for its own seat would let it try deals until one suits it
             out.append(_diff("computer_seed", seat=seat, recorded=seed))
     return out
@@ -386,7 +485,7 @@ def _seen_differences(round_record: dict, seen: dict) -> list[dict]:
             out.append(_diff("shown_commitment", expected=seen.get("chain_tip"),
                              recorded=round_record.get("chain_tip")))
         if type(seat) is not int or not 0 <= seat < len(seeds):
-            return out + _bad("the seat that sent a client seed is not a seat of the round")
+            return out + _bad("bad_seat", "the seat that sent a client seed is not a seat of the round")
         if seeds[seat] != seen.get("client_seed"):
             out.append(_diff("seed_not_used", seat=seat, expected=seen.get("client_seed"), recorded=seeds[seat]))
         return out
@@ -394,7 +493,7 @@ def _seen_differences(round_record: dict, seen: dict) -> list[dict]:
         out.append(_diff("shown_commitment", expected=seen.get("commitment"),
                          recorded=round_record["commitment"]))
     if type(seat) is not int or not 0 <= seat < len(seeds):
-        return out + _bad("the seat that sent a client seed is not a seat of the round")
+        return out + _bad("bad_seat", "the seat that sent a client seed is not a seat of the round")
     if seeds[seat] != seen.get("client_seed"):
         out.append(_diff("own_client_seed", seat=seat, expected=seen.get("client_seed"), recorded=seeds[seat]))
     return out
@@ -442,59 +541,29 @@ def verify_round(round_record: dict, header: dict, seen: dict | None = None) -> 
     of its sentence — ``rack`` has ``seat``, ``missing`` and ``extra`` tiles, ``pile``
     the first differing ``index``.  Never raises for a bad record: a malformed one is
     a ``bad_record`` difference."""
-    if not isinstance(round_record, dict) or not isinstance(header, dict):
-        return _bad("a round and a header are JSON objects")
-    missing = [k for k in ("number", "shuffle", "first", "commitment", "server_seed", "client_seeds", "initial")
-               if k not in round_record]
-    if missing:
-        return _bad("missing " + ", ".join(missing))
-    if round_record["shuffle"] == LEGACY:
-        return [_diff("legacy")]
-    algorithm = round_record["shuffle"]
-    if algorithm not in ALGORITHMS:
-        return [_diff("unknown_shuffle", recorded=algorithm)]
-    if algorithm == SHUFFLE_2 and "chain_tip" not in round_record:
-        return _bad("missing chain_tip")
-    ruleset, players, table_id = header.get("ruleset"), header.get("players"), header.get("table_id")
-    if not isinstance(ruleset, str) or ruleset not in DEALS:
-        return _bad(f"the ruleset {_show(ruleset)} is not known")
-    if not isinstance(players, list) or len(players) not in DEALS[ruleset].seats:
-        seats = DEALS[ruleset].seats
-        return _bad(f"{ruleset} needs a players list of {seats.start}-{seats.stop - 1} seats")
-    if not isinstance(round_record["initial"], dict):
-        return _bad("the initial position is a JSON object")
-    first = round_record["first"]
-    if type(first) is not int or not 0 <= first < len(players):
-        return _bad("first is a seat number")
-    if round_record["server_seed"] is None:
-        return [_diff("not_revealed")]
-    try:
-        commitment(round_record["server_seed"])
-    except ValueError as exc:
-        return [_diff("bad_server_seed", detail=str(exc))]
+    faults = _round_grammar(round_record, header)
+    if faults:
+        return faults
+    algorithm, players = round_record["shuffle"], header["players"]
+    ruleset, table_id, first = header["ruleset"], header.get("table_id"), round_record["first"]
     out = _seed_differences(round_record, header)
-    if any(d["code"] in ("client_seed_count", "bad_client_seed") for d in out):
-        return out
     if algorithm == SHUFFLE_2:
-        tip, number = round_record["chain_tip"], round_record["number"]
-        if not isinstance(tip, str) or not _HEX64.fullmatch(tip):
-            return out + _bad("the chain tip is 64 lowercase hex characters")
-        if type(number) is not int or not 1 <= number <= CHAIN_MAX:
-            return out + _bad(f"a chained round is numbered 1 to {CHAIN_MAX}")
+        number, tip = round_record["number"], round_record["chain_tip"]
         if not chain_reaches(round_record["server_seed"], number, tip):
             out.append(_diff("chain", number=number, recorded=tip))
     if seen is not None:
-        out += _seen_differences(round_record, seen) if isinstance(seen, dict) else _bad("seen is a JSON object")
+        out += (_seen_differences(round_record, seen) if isinstance(seen, dict)
+                else _bad("not_object", "seen is a JSON object"))
     try:
         if algorithm == SHUFFLE_2:
-            kinds = [p.get("kind") if isinstance(p, dict) else None for p in players]
+            kinds = [p["kind"] for p in players]
             seed = deal_seed_2(round_record["server_seed"], round_record["number"], table_id,
                                round_record["chain_tip"], round_record["client_seeds"], kinds)
         else:
             seed = deal_seed(round_record["server_seed"], round_record["number"], table_id,
                              round_record["client_seeds"])
     except ValueError as exc:
-        return out + _bad(str(exc))
+        return out + _bad("bad_deal_part", str(exc))
     initial = round_record["initial"]
     if initial.get("ruleset") != ruleset:
         out.append(_diff("ruleset", expected=ruleset, recorded=initial.get("ruleset")))
@@ -502,15 +571,15 @@ def verify_round(round_record: dict, header: dict, seen: dict | None = None) -> 
 
 
 MESSAGES = {
-    "bad_record": "malformed record: {detail}",
+    "bad_record": "malformed record ({reason}): {detail}",
     "unknown_shuffle": "unknown shuffle algorithm {recorded} (this checker knows " + ", ".join(ALGORITHMS) + ")",
     "chain": "the server seed of round {number} does not lead to the chain tip {recorded} published before the match",
     "legacy": "dealt before verifiable deals: this round has no commitment and seeds to check its deal against",
     "not_revealed": "not revealed yet: the server seed is shown once the round is over",
-    "bad_server_seed": "server seed refused: {detail}",
+    "bad_server_seed": "server seed refused ({reason}): {detail}",
     "commitment": "commitment mismatch: sha256(server seed) is {expected}, recorded {recorded}",
     "client_seed_count": "client seeds: expected {expected} (one per seat), recorded {recorded}",
-    "bad_client_seed": "client seed of seat {seat} refused: {detail}",
+    "bad_client_seed": "client seed of seat {seat} refused ({reason}): {detail}",
     "computer_seed": "seat {seat} is a computer but has a client seed: {recorded}",
     "shown_commitment": ("commitment differs from the one shown before the deal: shown {expected},"
                          " recorded {recorded}"),
@@ -542,29 +611,123 @@ def describe(difference: dict) -> str:
     return MESSAGES[difference["code"]].format(**{k: _show(v) for k, v in difference.items()})
 
 
+class RecordError(ValueError):
+    """A text that breaks the record grammar before any round is read (docs/fair-deals.md
+    §6a): ``reason`` is its code (``not_json``, ``too_deep``, ``not_integer``,
+    ``integer_range``, ``duplicate_key``, ``not_record``), ``detail`` the English sentence."""
+
+    def __init__(self, reason: str, detail: str):
+        super().__init__(f"malformed record ({reason}): {detail}")
+        self.reason, self.detail = reason, detail
+
+
+def _nesting_fault(text: str) -> None:
+    # Counted on the text itself, before the JSON reader recurses into it: the depth of
+    # open arrays and objects, outside strings.
+    depth, in_string, escaped = 0, False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > DEPTH_MAX:
+                raise RecordError("too_deep", f"arrays and objects nest {DEPTH_MAX} deep at most")
+        elif ch in "]}":
+            depth -= 1
+
+
+def _integer(digits: str) -> int:
+    # an integer both checkers read exactly: JavaScript's numbers are doubles
+    if len(digits.lstrip("-")) > 16 or abs(int(digits)) > INTEGER_MAX:
+        raise RecordError("integer_range", f"an integer is at most {INTEGER_MAX} in size, found {digits[:24]}")
+    return int(digits)
+
+
+def _fraction(text: str) -> float:
+    raise RecordError("not_integer", f"numbers are integers without a fraction or exponent, found {text[:24]}")
+
+
+def _constant(name: str) -> float:
+    raise RecordError("not_integer", f"numbers are integers, found {name}")
+
+
+def _object(pairs: list) -> dict:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        key = next(k for k, n in Counter(k for k, _ in pairs).items() if n > 1)
+        raise RecordError("duplicate_key", f"the key {json.dumps(key)[:40]} appears twice in one object")
+    return out
+
+
+def parse_record_text(text: str) -> object:
+    """One JSON document read with the record grammar's stricter rules (docs/fair-deals.md
+    §6a): nesting at most :data:`DEPTH_MAX` deep, every number an integer with no
+    fraction or exponent and at most :data:`INTEGER_MAX` in size, no NaN or Infinity,
+    no key twice in one object.  Returns the value.  Raises :class:`RecordError` with
+    the first fault: ``too_deep`` before anything else, then the others in reading
+    order (a repeated key is found when its object closes).  The browser's
+    ``parseRecordText`` reads the same way."""
+    if not isinstance(text, str):
+        raise RecordError("not_json", "a record is text")
+    _nesting_fault(text)
+    try:
+        return json.loads(text, parse_int=_integer, parse_float=_fraction, parse_constant=_constant,
+                          object_pairs_hook=_object)
+    except RecordError:
+        raise
+    except (ValueError, RecursionError) as exc:
+        raise RecordError("not_json", f"not JSON ({exc})") from None
+
+
 def verify_record(record: dict) -> list[tuple[object, list[dict]]]:
     """Check every round of a game record: ``[(round number, differences), ...]`` in
-    record order.  Raises ValueError when ``record`` is not an ``okeysite-record-1``
-    record with a ``rounds`` list."""
+    record order.  Raises :class:`RecordError` (``not_record``) when ``record`` is not
+    an ``okeysite-record-1`` record with a ``rounds`` list."""
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
-        raise ValueError(f"not an {RECORD_FORMAT} game record")
+        raise RecordError("not_record", f"not an {RECORD_FORMAT} game record")
     rounds = record.get("rounds")
     if not isinstance(rounds, list):
-        raise ValueError("the record has no rounds list")
+        raise RecordError("not_record", "the record has no rounds list")
     return [(r.get("number") if isinstance(r, dict) else None, verify_round(r, record)) for r in rounds]
+
+
+_GRAMMAR_CODES = ("bad_record", "bad_server_seed", "bad_client_seed", "client_seed_count")
+
+
+def record_fault(text: str) -> str | None:
+    """The reason code of the first way the text of one record breaks the grammar
+    (docs/fair-deals.md §6a), or None when it keeps it: a :class:`RecordError`'s
+    ``reason``, else the first round's grammar difference (its ``reason``, or its code
+    for ``client_seed_count``)."""
+    try:
+        rounds = verify_record(parse_record_text(text))
+    except RecordError as exc:
+        return exc.reason
+    for _, differences in rounds:
+        for d in differences:
+            if d["code"] in _GRAMMAR_CODES:
+                return d.get("reason", d["code"])
+    return None
 
 
 def read_records(text: str) -> list:
     """The records of a file: one JSON document, or JSON Lines (one record per line, as
-    ``manage.py export_games`` and ``selfplay --records`` write).  Raises ValueError for
-    text that is neither."""
+    ``manage.py export_games`` and ``selfplay --records`` write), each read with
+    :func:`parse_record_text`.  Raises :class:`RecordError` for text that is neither."""
     try:
-        return [json.loads(text)]
-    except ValueError:
+        return [parse_record_text(text)]
+    except RecordError as exc:
         lines = [line for line in text.splitlines() if line.strip()]
-        if len(lines) < 2:
+        if exc.reason != "not_json" or len(lines) < 2:
             raise
-    return [json.loads(line) for line in lines]
+    return [parse_record_text(line) for line in lines]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -30,12 +30,11 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import seeding_state
-from games.engine import fairdeal
+from games.engine import fairdeal, text_rules
 from games.models import Game, Round, Table
 from games.play import commit, rounds
 
 EARLY_TOLERANCE = timedelta(seconds=0.5)  # a window timer firing earlier than this waits for its time
-MAX_SEED_CHARS = 256  # longer texts are refused before normalisation (which allows 64 code points)
 
 
 @dataclass
@@ -113,8 +112,8 @@ def submit_seed(user, table_id, number, seed):
 
     Checks in order: seated (`not_seated`: spectators send none), a window open for that
     round (`seed_closed`: before the commitment was published, or after the deal), the
-    seed itself (`bad_seed`: not a string, longer than MAX_SEED_CHARS, or refused by
-    `fairdeal.normalise_client_seed`). A refusal changes nothing. An accepted seed replaces
+    seed itself (`bad_seed`: `text_rules.seed_text` refuses it: 1-128 printable ASCII
+    characters, docs/fair-deals.md §2; a table from before the chain takes 64 at most). A refusal changes nothing. An accepted seed replaces
     the seat's earlier one in this window; when every connected human seat has sent one
     the round is dealt now. Returns SeedOutcome. Raises TableError("not_found").
     """
@@ -128,11 +127,8 @@ def submit_seed(user, table_id, number, seed):
         rnd = seeding_state.pending_round(game) if game.deadline_kind == Game.Deadline.SEED else None
         if rnd is None or write.table.status != Table.Status.PLAYING or rnd.number != number:
             return SeedOutcome(False, code="seed_closed")
-        if not isinstance(seed, str) or len(seed) > MAX_SEED_CHARS:
-            return SeedOutcome(False, code="bad_seed")
-        try:
-            canonical = fairdeal.normalise_client_seed(seed)
-        except ValueError:
+        canonical = _canonical(seed)
+        if canonical is None or len(canonical) > fairdeal.LEGACY_SEED_MAX:  # a shuffle-1 round holds 64 at most
             return SeedOutcome(False, code="bad_seed")
         seeds = seeding_state.pending_seeds(rnd, write.table.players)
         seeds[seat.index] = canonical
@@ -146,10 +142,9 @@ def submit_seed(user, table_id, number, seed):
 
 
 def _canonical(seed):
-    if not isinstance(seed, str) or len(seed) > MAX_SEED_CHARS:
-        return None
+    # the one rule for typed text, then the record grammar's printable ASCII
     try:
-        return fairdeal.normalise_client_seed(seed)
+        return text_rules.seed_text(seed)
     except ValueError:
         return None
 

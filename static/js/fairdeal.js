@@ -15,14 +15,17 @@ export const KINDS = Object.freeze(["human", "computer"]);
 export const CHAIN_MAX = 512;
 export const LEGACY = "okeysite-legacy"; // rounds dealt before verifiable deals: nothing to check
 export const RECORD_FORMAT = "okeysite-record-1";
-export const CLIENT_SEED_MAX = 64;
+export const CLIENT_SEED_MAX = 128; // characters of a seed sent from now on: printable ASCII only
+export const LEGACY_SEED_MAX = 64; // code points of a seed recorded in an okeysite-shuffle-1 round
+export const DEPTH_MAX = 64; // arrays and objects nested in a record (docs/fair-deals.md §6a)
+export const INTEGER_MAX = Number.MAX_SAFE_INTEGER; // 2**53 - 1, the largest integer read exactly
 export const TABLE_ID_MAX = 64;
 export const DRAW_BYTES = 2;
 
 const SERVER_SEED = /^[0-9a-f]{64}$/;
 const TABLE_ID = new RegExp(`^[A-Za-z0-9_-]{1,${TABLE_ID_MAX}}$`);
-// letters, marks, numbers, punctuation, symbols and U+0020 (docs/fair-deals.md §2)
-const ALLOWED = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+// printable ASCII, no space at either end: a set no Unicode version changes (docs/fair-deals.md §2)
+const SEED_TEXT = new RegExp(`^[!-~](?:[ -~]{0,${CLIENT_SEED_MAX - 2}}[!-~])?$`);
 const COLOURS = "RBKY";
 const UTF8 = new TextEncoder();
 
@@ -77,23 +80,56 @@ export function clientSeed() {
   return randomHex(16);
 }
 
+const codeOf = (ch) => ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+
 /**
- * A client seed in canonical form: NFC, spaces (U+0020) trimmed at both ends; only
- * letters, marks, numbers, punctuation, symbols and U+0020; at most 64 code points.
- * Throws RangeError for anything else (not a string, control/format characters, lone
- * surrogates, unassigned or private-use code points, other spaces, too long).
+ * Why `seed` is not a client seed of the grammar (docs/fair-deals.md §2), or null when it is
+ * one: 1 to CLIENT_SEED_MAX printable ASCII characters (U+0020 to U+007E), no space at either
+ * end. The empty string is the seed of a computer, an empty seat or a browser that sent none.
+ * The same sentences as fairdeal.py's seed_text_fault.
+ */
+export function seedTextFault(seed) {
+  if (typeof seed !== "string") return "a client seed is a string";
+  if (!seed) return "a client seed holds 1 character at least";
+  const chars = Array.from(seed); // code points, as Python counts
+  if (chars.length > CLIENT_SEED_MAX) return `a client seed holds at most ${CLIENT_SEED_MAX} characters`;
+  if (!SEED_TEXT.test(seed)) {
+    const bad = chars.find((ch) => !(ch >= " " && ch <= "~"));
+    if (bad === undefined) return "a client seed has no space at either end";
+    return `a client seed may not hold U+${codeOf(bad)} (printable ASCII only)`;
+  }
+  return null;
+}
+
+/**
+ * A client seed in canonical form: spaces (U+0020) trimmed at both ends, then seedTextFault()'s
+ * grammar; "" stays "" (no seed). Throws RangeError for anything else.
  */
 export function normaliseClientSeed(text) {
   if (typeof text !== "string") throw new RangeError("a client seed is a string");
-  const seed = text.normalize("NFC").replace(/^ +| +$/g, "");
-  const chars = Array.from(seed); // code points, not UTF-16 units
-  const bad = chars.find((ch) => !ALLOWED.test(ch));
-  if (bad !== undefined) {
-    const code = bad.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
-    throw new RangeError(`a client seed may not hold U+${code}`);
-  }
-  if (chars.length > CLIENT_SEED_MAX) throw new RangeError(`a client seed holds at most ${CLIENT_SEED_MAX} characters`);
+  const seed = text.replace(/^ +| +$/g, "");
+  const fault = seed ? seedTextFault(seed) : null;
+  if (fault) throw new RangeError(fault);
   return seed;
+}
+
+// controls, surrogates and noncharacters: fixed by the standard, the same in every Unicode version
+const refusedCodePoint = (code) => code < 0x20 || (code >= 0x7f && code <= 0x9f) || (code >= 0xd800 && code <= 0xdfff)
+  || (code >= 0xfdd0 && code <= 0xfdef) || (code & 0xfffe) === 0xfffe;
+
+/**
+ * Why `seed` cannot be the client seed of an okeysite-shuffle-1 round, or null: at most
+ * LEGACY_SEED_MAX code points, none a control, surrogate or noncharacter, no U+0020 at either
+ * end ("" included). No rule naming Unicode categories: those differ between Unicode versions.
+ */
+export function legacySeedFault(seed) {
+  if (typeof seed !== "string") return "a client seed is a string";
+  const chars = Array.from(seed);
+  const bad = chars.find((ch) => refusedCodePoint(ch.codePointAt(0)));
+  if (bad !== undefined) return `a client seed may not hold U+${codeOf(bad)}`;
+  if (chars.length > LEGACY_SEED_MAX) return `a client seed holds at most ${LEGACY_SEED_MAX} characters`;
+  if (seed !== seed.replace(/^ +| +$/g, "")) return "a client seed has no space at either end";
+  return null;
 }
 
 const u32 = (n) => {
@@ -103,13 +139,8 @@ const u32 = (n) => {
 };
 const field = (bytes) => [u32(bytes.length), bytes];
 
-/**
- * The canonical bytes the deal seed signs: the algorithm id, the round number (1..2**32-1),
- * the table id (1-64 of A-Z a-z 0-9 _ -) and the 2-6 normalised client seeds in seat order;
- * strings as a 4-byte big-endian length + UTF-8, integers as 4 bytes big-endian.
- * Returns a Uint8Array; RangeError on a bad part.
- */
-export function dealMessage(roundNumber, tableId, clientSeeds) {
+// what both algorithms' messages hold alike: the round number, the table id, the seat count
+function checkMessageParts(roundNumber, tableId, clientSeeds) {
   if (!Number.isInteger(roundNumber) || roundNumber < 1 || roundNumber >= 2 ** 32) {
     throw new RangeError("the round number is an integer from 1 to 2**32-1");
   }
@@ -119,15 +150,20 @@ export function dealMessage(roundNumber, tableId, clientSeeds) {
   if (!Array.isArray(clientSeeds) || clientSeeds.length < 2 || clientSeeds.length > 6) {
     throw new RangeError("a deal has 2 to 6 client seeds, one per seat");
   }
+}
+
+/**
+ * The canonical bytes the deal seed signs: the algorithm id, the round number (1..2**32-1),
+ * the table id (1-64 of A-Z a-z 0-9 _ -) and the 2-6 client seeds (legacySeedFault()) in seat order;
+ * strings as a 4-byte big-endian length + UTF-8, integers as 4 bytes big-endian.
+ * Returns a Uint8Array; RangeError on a bad part.
+ */
+export function dealMessage(roundNumber, tableId, clientSeeds) {
+  checkMessageParts(roundNumber, tableId, clientSeeds);
   const parts = [...field(UTF8.encode(ALGORITHM)), u32(roundNumber), ...field(UTF8.encode(tableId)), u32(clientSeeds.length)];
   clientSeeds.forEach((seed, seat) => {
-    let normal;
-    try {
-      normal = normaliseClientSeed(seed);
-    } catch (err) {
-      throw new RangeError(`the client seed of seat ${seat} is refused (${err.message})`);
-    }
-    if (normal !== seed) throw new RangeError(`the client seed of seat ${seat} is not normalised`);
+    const fault = legacySeedFault(seed);
+    if (fault) throw new RangeError(`the client seed of seat ${seat} is refused (${fault})`);
     parts.push(...field(UTF8.encode(seed)));
   });
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -182,10 +218,12 @@ const concat = (parts) => {
  * length-prefixed (docs/fair-deals.md §8). Returns a Uint8Array; RangeError on a bad part.
  */
 export function dealMessage2(roundNumber, tableId, chainTip, clientSeeds, kinds) {
-  dealMessage(roundNumber, tableId, clientSeeds); // the parts shared with shuffle-1 are checked alike
+  checkMessageParts(roundNumber, tableId, clientSeeds);
   if (typeof chainTip !== "string" || !SERVER_SEED.test(chainTip)) throw new RangeError("a chain tip seed is 64 lowercase hex characters");
   if (!Array.isArray(kinds) || kinds.length !== clientSeeds.length) throw new RangeError("a deal has one kind per seat");
   kinds.forEach((kind, seat) => {
+    const fault = clientSeeds[seat] ? seedTextFault(clientSeeds[seat]) : null;
+    if (fault) throw new RangeError(`the client seed of seat ${seat} is refused (${fault})`);
     if (!KINDS.includes(kind)) throw new RangeError(`the kind of seat ${seat} is human or computer`);
     if (kind === "computer" && clientSeeds[seat]) throw new RangeError(`seat ${seat} is a computer: its client seed is empty`);
   });
@@ -325,7 +363,7 @@ export async function layout(ruleset, players, first, seed) {
 // --------------------------------------------------------------- checking
 
 const diff = (code, fields = {}) => ({ code, ...fields });
-const bad = (detail) => [diff("bad_record", { detail })];
+const bad = (reason, detail) => [diff("bad_record", { reason, detail })];
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 const byCodePoint = (a, b) => {
   const x = Array.from(a, (c) => c.codePointAt(0));
@@ -346,29 +384,68 @@ function minus(a, b) {
   return out.sort(byCodePoint);
 }
 
+const hexFault = (value, what) => (typeof value === "string" && SERVER_SEED.test(value)
+  ? [] : bad("bad_hex", `${what} is 64 lowercase hex characters`));
+
+/**
+ * The first way a round breaks the record grammar (docs/fair-deals.md §6a), as its one
+ * difference, or [] when it is well formed: the checks of fairdeal.py's _round_grammar, in
+ * the same order, with the same codes, reasons and sentences.
+ */
+function roundGrammar(round, header) {
+  if (!isObject(round) || !isObject(header)) return bad("not_object", "a round and a header are JSON objects");
+  const missing = ["number", "shuffle", "first", "commitment", "server_seed", "client_seeds", "initial"]
+    .filter((k) => !Object.hasOwn(round, k));
+  if (missing.length) return bad("missing_key", `missing ${missing.join(", ")}`);
+  const algorithm = round.shuffle;
+  if (algorithm === LEGACY) return [diff("legacy")];
+  if (!ALGORITHMS.includes(algorithm)) return [diff("unknown_shuffle", { recorded: algorithm })];
+  if (algorithm === SHUFFLE_2 && !Object.hasOwn(round, "chain_tip")) return bad("missing_key", "missing chain_tip");
+  const { ruleset, players } = header;
+  if (typeof ruleset !== "string" || !Object.hasOwn(DEALS, ruleset)) return bad("bad_ruleset", `the ruleset ${show(ruleset)} is not known`);
+  const [low, high] = DEALS[ruleset].seats;
+  if (!Array.isArray(players) || players.length < low || players.length > high) {
+    return bad("bad_players", `${ruleset} needs a players list of ${low}-${high} seats`);
+  }
+  if (players.some((p) => !isObject(p) || !KINDS.includes(p.kind))) return bad("bad_kind", "every player has a kind, human or computer");
+  const tableId = header.table_id;
+  if (typeof tableId !== "string" || !TABLE_ID.test(tableId)) {
+    return bad("bad_table_id", `a table id is 1-${TABLE_ID_MAX} characters from A-Z a-z 0-9 _ -`);
+  }
+  const { number, first } = round;
+  const top = algorithm === SHUFFLE_2 ? CHAIN_MAX : 2 ** 32 - 1;
+  if (!Number.isInteger(number) || number < 1 || number > top) return bad("bad_number", `a round is numbered 1 to ${top}`);
+  if (!Number.isInteger(first) || first < 0 || first >= players.length) return bad("bad_first", "first is a seat number");
+  if (!isObject(round.initial)) return bad("not_object", "the initial position is a JSON object");
+  let faults = hexFault(round.commitment, "the commitment");
+  if (algorithm === SHUFFLE_2 && !faults.length) faults = hexFault(round.chain_tip, "the chain tip");
+  if (faults.length) return faults;
+  if (round.server_seed === null) return [diff("not_revealed")];
+  if (typeof round.server_seed !== "string" || !SERVER_SEED.test(round.server_seed)) {
+    return [diff("bad_server_seed", { reason: "bad_hex", detail: "a server seed is 64 lowercase hex characters" })];
+  }
+  const seeds = round.client_seeds;
+  if (!Array.isArray(seeds) || seeds.length !== players.length) {
+    return [diff("client_seed_count", { expected: players.length, recorded: Array.isArray(seeds) ? seeds.length : null })];
+  }
+  for (let seat = 0; seat < seeds.length; seat++) {
+    const seed = seeds[seat];
+    let fault;
+    if (algorithm === SHUFFLE_2) fault = seed !== "" ? seedTextFault(seed) : null;
+    else fault = legacySeedFault(seed);
+    if (fault) return [diff("bad_client_seed", { reason: "seed_text", seat, detail: fault })];
+  }
+  return [];
+}
+
+// the commitment and computer-seed checks of verifyRound() (a well-formed round)
 async function seedDifferences(round, header) {
   const out = [];
   const expected = await commitment(round.server_seed);
   if (round.commitment !== expected) out.push(diff("commitment", { expected, recorded: round.commitment }));
-  const seeds = round.client_seeds;
-  const players = header.players;
-  if (!Array.isArray(seeds) || seeds.length !== players.length) {
-    const recorded = Array.isArray(seeds) ? seeds.length : null;
-    return [...out, diff("client_seed_count", { expected: players.length, recorded })];
-  }
-  seeds.forEach((seed, seat) => {
-    let normal;
-    try {
-      normal = normaliseClientSeed(seed);
-    } catch (err) {
-      out.push(diff("bad_client_seed", { seat, detail: err.message }));
-      return;
-    }
-    if (normal !== seed) out.push(diff("bad_client_seed", { seat, detail: "not in normalised form" }));
+  round.client_seeds.forEach((seed, seat) => {
     // a seed chosen by the server for its own seat would let it try deals until one suits it
-    else if (seed && isObject(players[seat]) && players[seat].kind === "computer") {
-      out.push(diff("computer_seed", { seat, recorded: seed }));
-    }
+    if (seed && header.players[seat].kind === "computer") out.push(diff("computer_seed", { seat, recorded: seed }));
   });
   return out;
 }
@@ -384,7 +461,7 @@ function seenDifferences(round, seen) {
       out.push(diff("shown_commitment", { expected: seen.chain_tip ?? null, recorded: round.chain_tip ?? null }));
     }
     if (!Number.isInteger(seat) || seat < 0 || seat >= seeds.length) {
-      return [...out, ...bad("the seat that sent a client seed is not a seat of the round")];
+      return [...out, ...bad("bad_seat", "the seat that sent a client seed is not a seat of the round")];
     }
     if (seeds[seat] !== (seen.client_seed ?? null)) {
       out.push(diff("seed_not_used", { seat, expected: seen.client_seed ?? null, recorded: seeds[seat] }));
@@ -395,7 +472,7 @@ function seenDifferences(round, seen) {
     out.push(diff("shown_commitment", { expected: seen.commitment ?? null, recorded: round.commitment }));
   }
   if (!Number.isInteger(seat) || seat < 0 || seat >= seeds.length) {
-    return [...out, ...bad("the seat that sent a client seed is not a seat of the round")];
+    return [...out, ...bad("bad_seat", "the seat that sent a client seed is not a seat of the round")];
   }
   if (seeds[seat] !== (seen.client_seed ?? null)) {
     out.push(diff("own_client_seed", { seat, expected: seen.client_seed ?? null, recorded: seeds[seat] }));
@@ -444,52 +521,30 @@ function positionDifferences(expected, initial, first) {
  * never rejects for a bad record (that is a bad_record difference).
  */
 export async function verifyRound(round, header, seen = null) {
-  if (!isObject(round) || !isObject(header)) return bad("a round and a header are JSON objects");
-  const missing = ["number", "shuffle", "first", "commitment", "server_seed", "client_seeds", "initial"]
-    .filter((k) => !Object.hasOwn(round, k));
-  if (missing.length) return bad(`missing ${missing.join(", ")}`);
-  if (round.shuffle === LEGACY) return [diff("legacy")];
+  const faults = roundGrammar(round, header);
+  if (faults.length) return faults;
   const algorithm = round.shuffle;
-  if (!ALGORITHMS.includes(algorithm)) return [diff("unknown_shuffle", { recorded: algorithm })];
-  if (algorithm === SHUFFLE_2 && !Object.hasOwn(round, "chain_tip")) return bad("missing chain_tip");
   const { ruleset, players } = header;
-  if (typeof ruleset !== "string" || !Object.hasOwn(DEALS, ruleset)) return bad(`the ruleset ${show(ruleset)} is not known`);
-  const [low, high] = DEALS[ruleset].seats;
-  if (!Array.isArray(players) || players.length < low || players.length > high) {
-    return bad(`${ruleset} needs a players list of ${low}-${high} seats`);
-  }
-  if (!isObject(round.initial)) return bad("the initial position is a JSON object");
   const { first } = round;
-  if (!Number.isInteger(first) || first < 0 || first >= players.length) return bad("first is a seat number");
-  if (round.server_seed === null) return [diff("not_revealed")];
-  try {
-    checkServerSeed(round.server_seed);
-  } catch (err) {
-    return [diff("bad_server_seed", { detail: err.message })];
-  }
   const out = await seedDifferences(round, header);
-  if (out.some((d) => d.code === "client_seed_count" || d.code === "bad_client_seed")) return out;
   if (algorithm === SHUFFLE_2) {
-    const tip = round.chain_tip;
-    const { number } = round;
-    if (typeof tip !== "string" || !SERVER_SEED.test(tip)) return [...out, ...bad("the chain tip is 64 lowercase hex characters")];
-    if (!Number.isInteger(number) || number < 1 || number > CHAIN_MAX) return [...out, ...bad(`a chained round is numbered 1 to ${CHAIN_MAX}`)];
+    const { number, chain_tip: tip } = round;
     if (!(await chainReaches(round.server_seed, number, tip))) out.push(diff("chain", { number, recorded: tip }));
   }
   if (seen !== null && seen !== undefined) {
-    out.push(...(isObject(seen) ? seenDifferences(round, seen) : bad("seen is a JSON object")));
+    out.push(...(isObject(seen) ? seenDifferences(round, seen) : bad("not_object", "seen is a JSON object")));
   }
   let seed;
   try {
     if (algorithm === SHUFFLE_2) {
-      const kinds = players.map((p) => (isObject(p) ? p.kind ?? null : null));
+      const kinds = players.map((p) => p.kind);
       seed = await dealSeed2(round.server_seed, round.number, header.table_id, round.chain_tip, round.client_seeds, kinds);
     } else {
       seed = await dealSeed(round.server_seed, round.number, header.table_id, round.client_seeds);
     }
   } catch (err) {
     if (!(err instanceof RangeError)) throw err;
-    return [...out, ...bad(err.message)];
+    return [...out, ...bad("bad_deal_part", err.message)];
   }
   const { initial } = round;
   if ((initial.ruleset ?? null) !== ruleset) out.push(diff("ruleset", { expected: ruleset, recorded: initial.ruleset ?? null }));
@@ -498,15 +553,15 @@ export async function verifyRound(round, header, seen = null) {
 
 /** Difference code -> its English sentence (the command-line output; the page translates by code). */
 export const MESSAGES = Object.freeze({
-  bad_record: "malformed record: {detail}",
+  bad_record: "malformed record ({reason}): {detail}",
   unknown_shuffle: `unknown shuffle algorithm {recorded} (this checker knows ${ALGORITHMS.join(", ")})`,
   chain: "the server seed of round {number} does not lead to the chain tip {recorded} published before the match",
   legacy: "dealt before verifiable deals: this round has no commitment and seeds to check its deal against",
   not_revealed: "not revealed yet: the server seed is shown once the round is over",
-  bad_server_seed: "server seed refused: {detail}",
+  bad_server_seed: "server seed refused ({reason}): {detail}",
   commitment: "commitment mismatch: sha256(server seed) is {expected}, recorded {recorded}",
   client_seed_count: "client seeds: expected {expected} (one per seat), recorded {recorded}",
-  bad_client_seed: "client seed of seat {seat} refused: {detail}",
+  bad_client_seed: "client seed of seat {seat} refused ({reason}): {detail}",
   computer_seed: "seat {seat} is a computer but has a client seed: {recorded}",
   shown_commitment: "commitment differs from the one shown before the deal: shown {expected}, recorded {recorded}",
   own_client_seed: "client seed of seat {seat} differs from the one sent: sent {expected}, recorded {recorded}",
@@ -532,13 +587,202 @@ export function describe(d) {
   return MESSAGES[d.code].replace(/\{(\w+)\}/g, (_, key) => show(d[key]));
 }
 
-/** Check every round of a record: [{number, differences}] in order. RangeError when it is not an okeysite-record-1. */
+/**
+ * A text that breaks the record grammar before any round is read (docs/fair-deals.md §6a):
+ * `reason` is its code (not_json, too_deep, not_integer, integer_range, duplicate_key,
+ * not_record), `detail` the English sentence. fairdeal.py raises RecordError alike.
+ */
+export class RecordError extends RangeError {
+  constructor(reason, detail) {
+    super(`malformed record (${reason}): ${detail}`);
+    this.reason = reason;
+    this.detail = detail;
+  }
+}
+
+// Counted on the text, before reading it: the depth of open arrays and objects, outside strings.
+function nestingFault(text) {
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  for (const ch of text) {
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (ch === "\\") escaped = true;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === "[" || ch === "{") {
+      depth += 1;
+      if (depth > DEPTH_MAX) throw new RecordError("too_deep", `arrays and objects nest ${DEPTH_MAX} deep at most`);
+    } else if (ch === "]" || ch === "}") depth -= 1;
+  }
+}
+
+const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
+const ESCAPES = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+
+/**
+ * One JSON document read with the record grammar's stricter rules (docs/fair-deals.md §6a):
+ * nesting at most DEPTH_MAX deep, every number an integer with no fraction or exponent and at
+ * most INTEGER_MAX in size, no NaN or Infinity, no key twice in one object. JSON.parse cannot
+ * say any of this (its numbers have lost their text and a repeated key silently wins), so this
+ * is a small reader of its own, which finds the faults in the order fairdeal.py's reader does:
+ * too_deep before anything else, then in reading order, a repeated key when its object closes.
+ * Returns the value; throws RecordError.
+ */
+export function parseRecordText(text) {
+  if (typeof text !== "string") throw new RecordError("not_json", "a record is text");
+  nestingFault(text);
+  let at = 0;
+  const fail = (what) => {
+    throw new RecordError("not_json", `not JSON (${what} at character ${at})`);
+  };
+  const space = () => {
+    while (at < text.length && " \t\n\r".includes(text[at])) at++;
+  };
+  const string = () => {
+    at++; // the opening quote
+    let out = "";
+    for (;;) {
+      if (at >= text.length) fail("unterminated string");
+      const ch = text[at];
+      if (ch === '"') {
+        at++;
+        return out;
+      }
+      if (ch < " ") fail("control character in a string");
+      if (ch !== "\\") {
+        out += ch;
+        at++;
+        continue;
+      }
+      const next = text[at + 1];
+      if (next === "u") {
+        const digits = text.slice(at + 2, at + 6);
+        if (!/^[0-9a-fA-F]{4}$/.test(digits)) fail("bad \\u escape");
+        out += String.fromCharCode(parseInt(digits, 16));
+        at += 6;
+      } else if (next !== undefined && Object.hasOwn(ESCAPES, next)) {
+        out += ESCAPES[next];
+        at += 2;
+      } else fail("bad escape");
+    }
+  };
+  const number = () => {
+    for (const name of ["NaN", "Infinity", "-Infinity"]) {
+      if (text.startsWith(name, at)) throw new RecordError("not_integer", `numbers are integers, found ${name}`);
+    }
+    NUMBER.lastIndex = at;
+    const m = NUMBER.exec(text);
+    if (!m) fail("expecting a value");
+    if (m[1] !== undefined || m[2] !== undefined) {
+      throw new RecordError("not_integer", `numbers are integers without a fraction or exponent, found ${m[0].slice(0, 24)}`);
+    }
+    const digits = m[0].replace(/^-/, "");
+    const value = Number(m[0]);
+    if (digits.length > 16 || Math.abs(value) > INTEGER_MAX) {
+      throw new RecordError("integer_range", `an integer is at most ${INTEGER_MAX} in size, found ${m[0].slice(0, 24)}`);
+    }
+    at += m[0].length;
+    return value;
+  };
+  let value;
+  const array = () => {
+    at++;
+    const out = [];
+    space();
+    if (text[at] === "]") {
+      at++;
+      return out;
+    }
+    for (;;) {
+      out.push(value());
+      space();
+      if (text[at] === ",") at++;
+      else if (text[at] === "]") {
+        at++;
+        return out;
+      } else fail("expecting , or ]");
+    }
+  };
+  const object = () => {
+    at++;
+    const pairs = [];
+    space();
+    if (text[at] === "}") {
+      at++;
+      return {};
+    }
+    for (;;) {
+      space();
+      if (text[at] !== '"') fail("expecting a key in double quotes");
+      const key = string();
+      space();
+      if (text[at] !== ":") fail("expecting :");
+      at++;
+      pairs.push([key, value()]);
+      space();
+      if (text[at] === ",") at++;
+      else if (text[at] === "}") {
+        at++;
+        break;
+      } else fail("expecting , or }");
+    }
+    const seen = new Map();
+    for (const [key] of pairs) seen.set(key, (seen.get(key) || 0) + 1);
+    for (const [key, n] of seen) {
+      if (n > 1) throw new RecordError("duplicate_key", `the key ${JSON.stringify(key).slice(0, 40)} appears twice in one object`);
+    }
+    return Object.fromEntries(pairs); // own keys only, "__proto__" included
+  };
+  value = () => {
+    space();
+    const ch = text[at];
+    if (ch === "{") return object();
+    if (ch === "[") return array();
+    if (ch === '"') return string();
+    for (const [word, v] of [["null", null], ["true", true], ["false", false]]) {
+      if (text.startsWith(word, at)) {
+        at += word.length;
+        return v;
+      }
+    }
+    return number();
+  };
+  const out = value();
+  space();
+  if (at !== text.length) fail("extra data");
+  return out;
+}
+
+/** Check every round of a record: [{number, differences}] in order. RecordError (not_record) when it is not an okeysite-record-1. */
 export async function verifyRecord(record) {
-  if (!isObject(record) || record.format !== RECORD_FORMAT) throw new RangeError(`not an ${RECORD_FORMAT} game record`);
-  if (!Array.isArray(record.rounds)) throw new RangeError("the record has no rounds list");
+  if (!isObject(record) || record.format !== RECORD_FORMAT) throw new RecordError("not_record", `not an ${RECORD_FORMAT} game record`);
+  if (!Array.isArray(record.rounds)) throw new RecordError("not_record", "the record has no rounds list");
   const out = [];
   for (const round of record.rounds) {
     out.push({ number: isObject(round) ? round.number ?? null : null, differences: await verifyRound(round, record) });
   }
   return out;
+}
+
+const GRAMMAR_CODES = ["bad_record", "bad_server_seed", "bad_client_seed", "client_seed_count"];
+
+/**
+ * The reason code of the first way the text of one record breaks the grammar, or null when it
+ * keeps it (fairdeal.py's record_fault): a RecordError's reason, else the first round's grammar
+ * difference (its reason, or its code for client_seed_count).
+ */
+export async function recordFault(text) {
+  let rounds;
+  try {
+    rounds = await verifyRecord(parseRecordText(text));
+  } catch (err) {
+    if (err instanceof RecordError) return err.reason;
+    throw err;
+  }
+  for (const { differences } of rounds) {
+    for (const d of differences) if (GRAMMAR_CODES.includes(d.code)) return d.reason ?? d.code;
+  }
+  return null;
 }

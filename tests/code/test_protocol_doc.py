@@ -217,3 +217,20 @@ def test_the_scans_see_what_they_claim():
     assert {"snapshot", "ack", "error", "round_end", "seeding", "chat_history", "pong"} <= sent_types(TABLE_SOCKET)
     assert {"tables", "error", "pong"} <= sent_types(LOBBY_SOCKET)
     assert tables("| h |\n|---|\n| `a` **1** |") == [["a", "1"]]
+
+
+def _dict_keys(function, path="games/snapshot.py"):
+    """The string keys of the dict literals in `function` of `path`."""
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == function)
+    return {k.value for d in ast.walk(node) if isinstance(d, ast.Dict) for k in d.keys
+            if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+
+
+def test_every_server_field_of_the_view_and_of_round_end_is_documented():
+    # the chain tip among them: a player's browser checks the deal against it
+    view = {name for table in tables(section("The view")) for name in table}
+    assert _dict_keys("view_for") - view == set()
+    assert "chain_tip" in view
+    round_end = {name for table in tables(section("`round_end`")) for name in table}
+    assert _dict_keys("round_end_frame") - round_end == set()

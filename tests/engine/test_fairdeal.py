@@ -163,8 +163,8 @@ def test_the_deal_seed_depends_on_every_input():
     (("a" * 64, 1, 42, ["", ""]), "table id"),
     (("a" * 64, 1, "t/1", ["", ""]), "table id"),
     (("a" * 64, 1, "1", [""]), "2 to 6 client seeds"),
-    (("a" * 64, 1, "1", ["e\u0301", ""]), "seat 0 is not normalised"),
-    (("a" * 64, 1, "1", ["", " x"]), "seat 1 is not normalised"),
+    (("a" * 64, 1, "1", ["a\u0007", ""]), "seat 0 is refused"),
+    (("a" * 64, 1, "1", ["", " x"]), "seat 1 is refused"),
     (("a" * 64, 1, "1", ["", "a\tb"]), r"seat 1 is refused \(a client seed may not hold U\+0009\)"),
 ])
 def test_a_deal_seed_refuses_bad_inputs_with_a_clear_error(args, message):
@@ -267,7 +267,8 @@ def test_a_malformed_round_is_a_difference_never_a_crash(key, value, header_key,
 
 
 SEED_TEXT = st.text(st.characters(categories=("L", "M", "N", "P", "S")), max_size=12).map(
-    fairdeal.normalise_client_seed)
+    lambda text: text.strip(" ")).filter(lambda text: fairdeal.legacy_seed_fault(text) is None)
+"""Seeds a shuffle-1 round may hold: any text players typed then, the letters of every script included."""
 HEX64 = st.text("0123456789abcdef", min_size=64, max_size=64)
 
 
@@ -424,9 +425,10 @@ def random_case(rng, k):
     seeds = []
     for _seat in range(players):
         raw = "".join(rng.choice(ALPHABET) for _ in range(rng.choice((0, 1, 3, 8, 30, 70))))
-        try:
-            seeds.append(fairdeal.normalise_client_seed(raw))
-        except ValueError:
+        raw = raw.strip(" ")
+        if fairdeal.legacy_seed_fault(raw) is None:  # a shuffle-1 round holds the text players typed then
+            seeds.append(raw)
+        else:
             seeds.append(rng.choice(("", fairdeal.client_seed())))
     return {"op": "deal", "k": k, "ruleset": ruleset, "players": players, "first": rng.randrange(players),
             "server_seed": "%064x" % rng.getrandbits(256), "round": rng.choice((1, 2, 3, 7, rng.randrange(1, 2 ** 32))),
@@ -458,7 +460,7 @@ def test_the_browser_module_deals_and_verifies_exactly_as_python():
     queries = [random_case(rng, k) for k in range(1200)]
     for k in range(300):  # seeds in and out of the accepted set
         chars = VALID if k % 2 else ALPHABET
-        raw = "".join(rng.choice(chars) for _ in range(rng.choice((0, 1, 2, 5, 20, 64, 65, 80))))
+        raw = "".join(rng.choice(chars) for _ in range(rng.choice((0, 1, 2, 5, 20, 64, 65, 80, 128, 140))))
         queries.append({"op": "normalise", "k": k, "input": rng.choice(("", " ", "  ")) + raw + rng.choice(("", " "))})
     for k, q in enumerate(queries[:300]):  # honest and tampered rounds
         round_record, header = make_round(q["ruleset"], q["players"], q["first"], q["server_seed"], q["round"],
@@ -482,9 +484,10 @@ def test_the_browser_module_deals_and_verifies_exactly_as_python():
                           input="\n".join(json.dumps(q) for q in queries), capture_output=True, text=True,
                           timeout=600)
     assert proc.returncode == 0, proc.stderr
-    answers = [json.loads(line) for line in proc.stdout.splitlines()]
+    answers = [json.loads(line) for line in proc.stdout.split("\n") if line]  # a seed may hold U+2028
     assert len(answers) == len(queries)
-    mismatches = [(q, a) for q, a in zip(queries, answers) if python_answer(q) != a]
+    # each query as Node reads it: JSON joins two lone surrogates that follow each other into one character
+    mismatches = [(q, a) for q, a in zip(queries, answers) if python_answer(json.loads(json.dumps(q))) != a]
     assert not mismatches, json.dumps(mismatches[0], ensure_ascii=False)[:2000]
     assert sum(a.get("differences") == [{"code": "legacy"}] for a in answers) == 6
     deals = [a for q, a in zip(queries, answers) if q["op"] == "deal"]

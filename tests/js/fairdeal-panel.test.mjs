@@ -72,19 +72,19 @@ test("an edited seed is normalised and sent with Send; a refused one can be corr
   q(root, "#fd-send").click();
   assert.equal(ws().sent.filter((f) => f.type === "seed").length, 0);  // refused here, before the server
   assert.match(q(root, "#fd-seed-state").textContent, /cannot be used/);
-  box.value = "  Zoë ";
+  box.value = "  Zoe ~ 7 ";
   q(root, "#fd-send").click();
-  assert.deepEqual(ws().sent.filter((f) => f.type === "seed").map((f) => f.seed), ["Zoë"]);
-  ws().deliver({ type: "seeded", id: "seed-1", round: 1, seed: "Zoë" });
-  assert.equal(kept(storage).client_seed, "Zoë");
+  assert.deepEqual(ws().sent.filter((f) => f.type === "seed").map((f) => f.seed), ["Zoe ~ 7"]);
+  ws().deliver({ type: "seeded", id: "seed-1", round: 1, seed: "Zoe ~ 7" });
+  assert.equal(kept(storage).client_seed, "Zoe ~ 7");
   // dealt: the panel keeps the commitment and the seed sent, the server seed is not known yet
   ws().deliver({ type: "snapshot", version: 2, view: dealtView() });
   assert.equal(q(root, "#fair-deal").dataset.phase, "dealt");
   assert.equal(q(root, "#fd-commitment").textContent, COMMITMENT);
-  assert.equal(q(root, "#fd-seed").value, "Zoë");
+  assert.equal(q(root, "#fd-seed").value, "Zoe ~ 7");
   assert.equal(q(root, ".fd-server").hidden, true);
   // over: the revealed server seed and Verify, inside the score table
-  const end = { round_index: 0, server_seed: SERVER_SEED, commitment: COMMITMENT, client_seeds: ["Zoë", "", "", ""],
+  const end = { round_index: 0, server_seed: SERVER_SEED, commitment: COMMITMENT, client_seeds: ["Zoe ~ 7", "", "", ""],
     scores: [0, 0, 0, 0], penalties: [0, 0, 0, 0], round_totals: [0, 0, 0, 0], totals: [0, 0, 0, 0], match_over: true };
   ws().deliver({ type: "snapshot", version: 3, view: dealtView({ status: "finished", seed: SERVER_SEED, round_end: end }) });
   assert.equal(q(root, "#fair-deal").dataset.phase, "revealed");
@@ -160,4 +160,24 @@ test("a solo page that arrives in the start's window sends its seed at once", ()
   const sent = ws().sent.filter((f) => f.type === "seed");
   assert.equal(sent.length, 1);
   assert.equal(match(storage).client_seed, sent[0].seed);
+});
+
+test("Verify reads the downloaded record with the record grammar: 1.0 for a round number is refused, not verified", async () => {
+  const { root, ws } = start();
+  const end = { round_index: 0, server_seed: SERVER_SEED, commitment: COMMITMENT, client_seeds: ["", "", "", ""],
+    scores: [0, 0, 0, 0], penalties: [0, 0, 0, 0], round_totals: [0, 0, 0, 0], totals: [0, 0, 0, 0], match_over: true };
+  ws().deliver({ type: "snapshot", version: 3, view: dealtView({ status: "finished", seed: SERVER_SEED, round_end: end }) });
+  const realFetch = globalThis.fetch;
+  const record = '{"format": "okeysite-record-1", "ruleset": "okey51", "table_id": "7", "players": [], "rounds": [{"number": 1.0}]}';
+  globalThis.fetch = async () => ({ ok: true, text: async () => record, json: async () => JSON.parse(record) });
+  try {
+    q(root, "#fd-verify").click();
+    for (let k = 0; k < 50 && !/malformed|could not/.test(q(root, "#fd-result").textContent); k++) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+  assert.match(q(root, "#fd-result").textContent, /malformed \(not_integer\)/);
+  assert.match(q(root, "#fd-result").className, /bad/);
 });

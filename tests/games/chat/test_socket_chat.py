@@ -94,3 +94,20 @@ async def test_a_report_copies_the_recent_lines_and_mails_the_admins(alice, bob,
     assert (refused["code"], refused["id"]) == ("rate_limited", "report2")
     await a.close()
     await b.close()
+
+
+@pytest.mark.parametrize("text", ["gg \uffff", "gg \U0010ffff", "gg \ufdd0", "tab\there", "bell\u0007", "c1\u0085"])
+async def test_a_line_with_a_control_character_or_a_noncharacter_is_refused(alice, bob, session_cookie, text):
+    # the rule client seeds follow too (games/engine/text_rules.py): U+FFFF and U+10FFFF are not text
+    table = await online_table(alice, bob)
+    a = await open_socket(table, alice, session_cookie)
+    b = await open_socket(table, bob, session_cookie)
+    await a.send({"type": "chat", "id": "chat3", "text": text})
+    refused = await a.recv_type("error")
+    assert (refused["code"], refused["id"]) == ("bad_text", "chat3") and refused["message"]
+    assert await database_sync_to_async(ChatMessage.objects.count)() == 0
+    await a.send({"type": "chat", "text": "gg \ufffd é 🀄"})  # the socket still works; other characters pass
+    for sock in (a, b):
+        assert (await sock.recv_type("chat"))["text"] == "gg \ufffd é 🀄"
+    for sock in (a, b):
+        await sock.close()

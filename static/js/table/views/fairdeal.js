@@ -13,7 +13,7 @@
 // waits for it), and keeps the seed it sent and the server's `seeded` answer
 // (storage.js keepMatchSeed). Nothing it learns later rewrites them: a seed the record does
 // not hold makes Verify fail "your seed was not used".
-import { clientSeed, normaliseClientSeed } from "../../fairdeal.js";
+import { clientSeed, normaliseClientSeed, parseRecordText, RecordError } from "../../fairdeal.js";
 import { canVerify, rememberSeen, seenFor, verifyInto } from "../../fairdeal-verify.js";
 import { _, fmt } from "../i18n.js";
 import { seated } from "../selectors.js";
@@ -40,7 +40,7 @@ export class FairDealPanel {
     this.intro = h("p", { class: "fd-intro small" });
     this.commitment = h("code", { id: "fd-commitment", class: "commitment" });
     this.seedInput = h("input", {
-      id: "fd-seed", type: "text", maxlength: "64", spellcheck: "false", autocomplete: "off",
+      id: "fd-seed", type: "text", maxlength: "128", spellcheck: "false", autocomplete: "off",
       "aria-label": _("Your seed for this deal"),
       oninput: () => { this.editing = true; }, onfocus: () => { this.editing = true; },
     });
@@ -224,8 +224,9 @@ export class FairDealPanel {
     let seed;
     try {
       seed = normaliseClientSeed(this.seedInput.value);
+      if (!seed) throw new RangeError("a client seed holds 1 character at least");
     } catch {
-      this.seedState.textContent = _("That seed cannot be used: at most 64 letters, digits, punctuation marks, symbols or spaces.");
+      this.seedState.textContent = _("That seed cannot be used: 1 to 128 characters from the keyboard's Latin letters A-Z and a-z, digits 0-9, spaces and ASCII punctuation.");
       this.editing = true;
       if (Date.now() >= this.lastCallAt) this.sent = open.round;  // too late to fix it: the seat's seed stays empty
       return;
@@ -276,17 +277,20 @@ export class FairDealPanel {
     try {
       if (!canVerify()) { await verifyInto(this.result, null, null, null); return; }
       const response = await fetch(this.ctx.config.urls.record, { credentials: "same-origin" });
-      const record = response.ok ? await response.json() : null;
-      const round = record && (record.rounds || []).find((r) => r.number === number);
+      // read with the record grammar, not JSON.parse: 1.0 for 1, or a key given twice, is refused
+      const record = response.ok ? parseRecordText(await response.text()) : null;
+      const round = record && Array.isArray(record.rounds) ? record.rounds.find((r) => r && r.number === number) : null;
       if (!round) {
         this.result.className = "verify-result bad";
         this.result.textContent = _("The record of this round could not be loaded.");
         return;
       }
       await verifyInto(this.result, round, record, seenFor(state.tableId, number, this.ctx.storage));
-    } catch {
+    } catch (err) {
       this.result.className = "verify-result bad";
-      this.result.textContent = _("The record of this round could not be loaded.");
+      this.result.textContent = err instanceof RecordError
+        ? fmt(_("✘ The game record is malformed (%(reason)s): this deal cannot be checked."), { reason: err.reason })
+        : _("The record of this round could not be loaded.");
     } finally {
       this.verifyBtn.disabled = false;
     }

@@ -1,9 +1,11 @@
 """An arena's standings as the pages and the live socket show them: the players ranked
-(`scoring.standing_key`) and who plays at which arena table now. Reads only."""
+(`scoring.standing_key`). Reads only.
+
+`snapshot` reads the arena with its standings in one query (the entries with their
+arena), so the live standings cost one query per update however many pages watch."""
 from accounts.player_settings import display_name
 from games.arena import scoring
-from games.arena.models import ArenaEntry
-from games.models import Seat, Table
+from games.arena.models import Arena, ArenaEntry
 
 
 def entry_key(entry):
@@ -12,18 +14,27 @@ def entry_key(entry):
     return (*scoring.standing_key(entry.score, entry.matches, entry.reached), entry.pk)
 
 
-def ranked(arena):
-    """The standings of `arena`: [{rank, user, name, score, matches, fire, paused,
-    withdrawn}], best first (`entry_key`)."""
-    entries = sorted(ArenaEntry.objects.filter(arena=arena).select_related("user", "user__player_settings"),
-                     key=entry_key)
+def _entries(arena_id):
+    return sorted(ArenaEntry.objects.filter(arena_id=arena_id).select_related("arena", "user", "user__player_settings"),
+                  key=entry_key)
+
+
+def _rows(entries):
     return [{"rank": k + 1, "user": e.user.get_username(), "name": display_name(e.user), "score": e.score,
              "matches": e.matches, "fire": scoring.on_fire(e.streak), "paused": e.paused,
              "withdrawn": e.withdrawn} for k, e in enumerate(entries)]
 
 
-def playing(arena):
-    """{username: table id} of the players at one of `arena`'s tables now (not left)."""
-    return dict(Seat.objects.filter(table__arena_link__arena=arena, left=False, user__isnull=False,
-                                    table__status__in=[Table.Status.OPEN, Table.Status.PLAYING])
-                .values_list("user__username", "table_id"))
+def snapshot(arena_id):
+    """Arena `arena_id` and its standings, in one query (two while nobody joined).
+
+    Returns (Arena, or None when there is no such arena; the `ranked` rows)."""
+    entries = _entries(arena_id)
+    arena = entries[0].arena if entries else Arena.objects.filter(pk=arena_id).first()
+    return arena, _rows(entries)
+
+
+def ranked(arena):
+    """The standings of `arena`: [{rank, user, name, score, matches, fire, paused,
+    withdrawn}], best first (`entry_key`)."""
+    return _rows(_entries(arena.pk))

@@ -5,7 +5,7 @@ import json
 
 from django.core.cache import cache
 
-from games.arena.standings import snapshot
+from games.arena.standings import top
 from okeysite import socket_groups
 
 THROTTLE = 1.0  # seconds between two frames of one arena
@@ -19,12 +19,12 @@ def standings_frame(arena_id):
     """The `standings` frame of arena `arena_id` (str, JSON), or None if there is no such
     arena: {type: "standings", state, ends (epoch ms), players (how many joined),
     standings (the first FRAME_ROWS rows of `standings.ranked`)}. One query
-    (`standings.snapshot`)."""
-    arena, rows = snapshot(arena_id)
+    (`standings.top`)."""
+    arena, rows, players = top(arena_id, FRAME_ROWS)
     if arena is None:
         return None
     return json.dumps({"type": "standings", "state": arena.state(), "ends": int(arena.ends.timestamp() * 1000),
-                       "players": len(rows), "standings": rows[:FRAME_ROWS]}, separators=(",", ":"))
+                       "players": players, "standings": rows}, separators=(",", ":"))
 
 
 def _pending_key(arena_id):

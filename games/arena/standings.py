@@ -1,8 +1,12 @@
 """An arena's standings as the pages and the live socket show them: the players ranked
 (`scoring.standing_key`). Reads only.
 
-`snapshot` reads the arena with its standings in one query (the entries with their
-arena), so the live standings cost one query per update however many pages watch."""
+`top` reads the arena, the first rows of its standings and how many joined in one query
+(ranked in SQL by the same key), so the live standings cost one query per update however
+many pages watch and however many players joined."""
+from django.db.models import Case, Count, F, FloatField, Value, When, Window
+from django.db.models.functions import Cast
+
 from accounts.player_settings import display_name
 from games.arena import scoring
 from games.arena.models import Arena, ArenaEntry
@@ -25,13 +29,21 @@ def _rows(entries):
              "withdrawn": e.withdrawn} for k, e in enumerate(entries)]
 
 
-def snapshot(arena_id):
-    """Arena `arena_id` and its standings, in one query (two while nobody joined).
+def top(arena_id, limit):
+    """Arena `arena_id`, the first `limit` rows of its standings and how many joined, in
+    one query (two while nobody joined). The order is `entry_key`'s, in SQL: score, points
+    per match (0 before a match), earliest to the score, earliest to join.
 
-    Returns (Arena, or None when there is no such arena; the `ranked` rows)."""
-    entries = _entries(arena_id)
-    arena = entries[0].arena if entries else Arena.objects.filter(pk=arena_id).first()
-    return arena, _rows(entries)
+    Returns (Arena, or None when there is no such arena; `ranked` rows; players (int))."""
+    per_match = Case(When(matches=0, then=Value(0.0)), default=Cast("score", FloatField()) / F("matches"),
+                     output_field=FloatField())
+    entries = list(ArenaEntry.objects.filter(arena_id=arena_id)
+                   .select_related("arena", "user", "user__player_settings")
+                   .annotate(per_match=per_match, players=Window(Count("id")))
+                   .order_by("-score", "-per_match", "reached", "pk")[:limit])
+    if not entries:
+        return Arena.objects.filter(pk=arena_id).first(), [], 0
+    return entries[0].arena, _rows(entries), entries[0].players
 
 
 def ranked(arena):

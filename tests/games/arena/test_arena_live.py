@@ -136,6 +136,26 @@ def test_the_standings_frame_is_one_query_and_carries_the_top_of_the_standings(m
     assert live.standings_frame(arena.pk + 99) is None
 
 
+def test_the_frame_ranks_like_the_standings_page_ties_included(make_user, monkeypatch):
+    from games.arena.standings import ranked
+
+    arena = running(seats=2)
+    now = timezone.now()
+    # (score, matches, seconds ago the score was reached): equal scores part by points per
+    # match, then by the earliest to the score, then by the earliest to join
+    rows = [(8, 4, 50), (8, 2, 10), (8, 4, 90), (3, 1, 5), (0, 0, 0), (0, 3, 40), (8, 4, 90)]
+    for i, (score, matches, ago) in enumerate(rows):
+        ArenaEntry.objects.create(arena=arena, user=make_user(f"t{i}"), score=score, matches=matches,
+                                  reached=now - timedelta(seconds=ago))
+    expected = [row["user"] for row in ranked(arena)]
+    assert expected[:3] == ["t1", "t2", "t6"]  # 4 a match first; then the earlier of two equal 2s, joined first
+    frame = json.loads(live.standings_frame(arena.pk))
+    assert [row["user"] for row in frame["standings"]] == expected and frame["players"] == 7
+    monkeypatch.setattr(live, "FRAME_ROWS", 3)
+    frame = json.loads(live.standings_frame(arena.pk))
+    assert [row["user"] for row in frame["standings"]] == expected[:3] and frame["players"] == 7
+
+
 def test_a_lone_human_among_computers_places_first_and_keeps_a_streak(make_user):
     ana = make_user("ana")
     arena = running(seats=4, bot_wait=0)

@@ -1,14 +1,30 @@
-"""What pairing a wave of arena players costs: CPU time of the pairing decision
-(`games.arena.pairing.pair`) for N waiting players, of reading the waiting pool from the
-database (`service.waiting`, the rows the decision needs) and of seating the whole wave
-(`service.pair_waiting`: a table created, joined and dealt per group).
+"""What an arena costs: pairing a wave of players, and the live standings' fan-out.
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python -m bench.arena --players 1000
+``--part pairing``: CPU time of the pairing decision (`games.arena.pairing.pair`) for N
+waiting players, of reading the waiting pool from the database (`service.waiting`, the
+rows the decision needs) and of seating the whole wave (`service.pair_waiting`: a table
+created, joined and dealt per group). It makes a throw-away database (`okeyarena_<pid>`,
+dropped at the end; SQLite in a temporary directory without DATABASE_URL), joins N players
+to one running okey51 arena of 4-seat tables, and prints p50 / max CPU ms over --repeat
+runs for each step. The seating step runs once (it changes the pool).
 
-It makes a throw-away database (`okeyarena_<pid>`, dropped at the end; SQLite in a
-temporary directory without DATABASE_URL), joins N players to one running okey51 arena of
-4-seat tables, and prints p50 / max CPU ms over --repeat runs for each step. The
-seating step runs once (it changes the pool).
+``--part fanout``: how long a standings update takes to reach the arena pages, on the
+scaled set-up deploy/ describes (PostgreSQL, the Redis channel layer, --daphne daphne
+processes; `bench.live.stack`). It joins N players to a running arena, opens --watchers
+real WebSocket clients on `/ws/arena/<id>/` (the `websockets` library, one asyncio
+process, spread over the daphne processes), then --updates times changes one player's
+score and sends the standings as the sweep does (`live.announce`, in this process, which
+stands in for the Celery worker). It prints p50 / p99 / max of the time from the trigger
+(before the score is written) to each socket's receipt of the frame carrying it, per
+update and over all, the queries one update makes (counted with 1 watcher and with all of
+them) and the transactions the servers made on the database while the frames went out
+(pg_stat_database: watchers must cost none).
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379/0 \
+        .venv/bin/python -m bench.arena --players 1000 --watchers 500
+
+``--part all`` (the default) runs both, the fan-out in a child process (one Django set-up
+per database).
 """
 from __future__ import annotations
 
@@ -32,9 +48,30 @@ def _cpu(call):
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--part", choices=("all", "pairing", "fanout"), default="all")
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--watchers", type=int, default=500, help="arena-page sockets (fanout)")
+    parser.add_argument("--updates", type=int, default=10, help="standings updates measured (fanout)")
+    parser.add_argument("--daphne", type=int, default=2, help="daphne processes (fanout)")
     args = parser.parse_args(argv)
+    if args.part in ("all", "pairing"):
+        pairing_costs(args)
+    if args.part == "all":
+        import subprocess
+
+        return subprocess.run([sys.executable, "-m", "bench.arena", "--part", "fanout", "--players",
+                               str(args.players), "--watchers", str(args.watchers), "--updates", str(args.updates),
+                               "--daphne", str(args.daphne)], cwd=ROOT).returncode
+    if args.part == "fanout":
+        from bench.arena_fanout import fanout
+
+        return fanout(args)
+    return 0
+
+
+def pairing_costs(args) -> None:
+    """The pairing part (see the module's head); prints its figures."""
     workdir = tempfile.mkdtemp(prefix="okeyarena-")
     database_url, drop_database = _prepare_database(os.environ.get("DATABASE_URL"), workdir)
     os.environ.update({"DATABASE_URL": database_url, "SECRET_KEY": SECRET, "OKEY_SEED_WINDOW": "0",
@@ -80,7 +117,6 @@ def main(argv: list[str] | None = None) -> int:
 
         connections.close_all()
         drop_database()
-    return 0
 
 
 if __name__ == "__main__":

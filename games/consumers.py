@@ -408,6 +408,14 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
         if event.get("seeding"):
             await self.send_frame(dict(event["seeding"], type="seeding"))
 
+    async def arena_seated(self, event):
+        """Group message from `games.arena.service.tell_seated`: {arena, table, url}. The
+        arena seated this page's player at their next table while they stayed on this one
+        (their match here is over): the page offers the link."""
+        if event["table"] != self.table_id:
+            await self.send_frame({"type": "arena_table", "arena": event["arena"], "table": event["table"],
+                                   "url": event["url"]})
+
     async def user_kick(self, event):
         """Group message from `accounts.moderation`: the user was suspended or banned."""
         found = await database_sync_to_async(active_suspension)(self.user)

@@ -38,6 +38,12 @@ def arena_group(arena_id):
     return f"arena-{arena_id}"
 
 
+def arena_player_group(arena_id, user_id):
+    """The group of one signed-in player's arena-page sockets of arena `arena_id`: the
+    table the arena seated them at (str)."""
+    return f"arena-{arena_id}-user-{user_id}"
+
+
 def user_group(user_id):
     """The group of every socket of one user, at any table or the lobby: kicks and
     sign-outs (str)."""

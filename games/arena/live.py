@@ -5,19 +5,26 @@ import json
 
 from django.core.cache import cache
 
-from games.arena.models import Arena
-from games.arena.standings import playing, ranked
+from games.arena.standings import top
 from okeysite import socket_groups
 
 THROTTLE = 1.0  # seconds between two frames of one arena
+# The frame carries the top of the standings only: every page gets the same frame, and
+# the whole of a 1,000-player arena would pass the sites' 64 KiB WebSocket message limit
+# (daphne closes the socket with 1011). The page and its JSON poll show them all.
+FRAME_ROWS = 100
 
 
-def standings_frame(arena):
-    """The `standings` frame of `arena` (str, JSON): {type: "standings", state, ends (epoch
-    ms), standings (`standings.ranked`), playing ({username: table id} of the players at an
-    arena table now)}."""
+def standings_frame(arena_id):
+    """The `standings` frame of arena `arena_id` (str, JSON), or None if there is no such
+    arena: {type: "standings", state, ends (epoch ms), players (how many joined),
+    standings (the first FRAME_ROWS rows of `standings.ranked`)}. One query
+    (`standings.top`)."""
+    arena, rows, players = top(arena_id, FRAME_ROWS)
+    if arena is None:
+        return None
     return json.dumps({"type": "standings", "state": arena.state(), "ends": int(arena.ends.timestamp() * 1000),
-                       "standings": ranked(arena), "playing": playing(arena)}, separators=(",", ":"))
+                       "players": players, "standings": rows}, separators=(",", ":"))
 
 
 def _pending_key(arena_id):
@@ -32,11 +39,10 @@ def announce(arena_id):
         cache.set(_pending_key(arena_id), 1, timeout=60)
         return
     cache.delete(_pending_key(arena_id))
-    arena = Arena.objects.filter(pk=arena_id).first()
-    if arena is not None:
+    frame = standings_frame(arena_id)
+    if frame is not None:
         socket_groups.send_after_commit(
-            [(socket_groups.arena_group(arena_id), {"type": "arena.update", "text": standings_frame(arena)})],
-            "arena standings")
+            [(socket_groups.arena_group(arena_id), {"type": "arena.update", "text": frame})], "arena standings")
 
 
 def announce_pending(arena_id):

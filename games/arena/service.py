@@ -11,6 +11,8 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -19,10 +21,10 @@ from games.arena.models import Arena, ArenaEntry, ArenaSchedule, ArenaTable
 from games.arena.standings import entry_key
 from games.engine import api
 from games.errors import TableError
-from games.models import Seat, Table
+from games.models import Connection, Seat, Table
 from games.play import commit, tables
 from leaderboards.models import Rating
-from okeysite import db_locks
+from okeysite import db_locks, socket_groups
 
 log = logging.getLogger("games.arena")
 
@@ -230,14 +232,18 @@ def _ratings(arena, users):
 
 
 def waiting(arena, now):
-    """The entries of `arena` to pair now: not paused nor withdrawn, present (their arena
-    page asked within settings.OKEY_ARENA_AWAY seconds) and not playing an arena table.
-    Returns a list of (ArenaEntry, seconds waited)."""
+    """The entries of `arena` to pair now: not paused nor withdrawn, present and not
+    playing an arena table. Present: their arena page asked within
+    settings.OKEY_ARENA_AWAY seconds, or a table page of one of the arena's tables still
+    has its socket open (a live `Connection` row: the player stayed on the table page
+    after their match ended). Returns a list of (ArenaEntry, seconds waited)."""
     away = now - timedelta(seconds=settings.OKEY_ARENA_AWAY)
     busy = set(Seat.objects.filter(table__arena_link__arena=arena, left=False, user__isnull=False,
                                    table__status__in=[Table.Status.OPEN, Table.Status.PLAYING])
                .values_list("user_id", flat=True))
-    entries = (ArenaEntry.objects.filter(arena=arena, paused=False, withdrawn=False, seen__gte=away)
+    at_table = Connection.objects.filter(table__arena_link__arena=arena, expires__gt=now, user__isnull=False)
+    entries = (ArenaEntry.objects.filter(arena=arena, paused=False, withdrawn=False)
+               .filter(Q(seen__gte=away) | Q(user_id__in=at_table.values("user_id")))
                .select_related("user"))
     # when each player's last arena match finished: one query for the whole pool
     finished = {}
@@ -284,4 +290,18 @@ def _seat(arena, users):
             log.warning("arena %s could not seat user %s at table %s", arena.pk, user.pk, table.pk)
     with commit.locked(table.pk) as write:
         tables.start_locked(write)
+    tell_seated(arena.pk, table.pk, Seat.objects.filter(table=table, user__isnull=False)
+                .values_list("user_id", flat=True))
     return table
+
+
+def tell_seated(arena_id, table_id, user_ids):
+    """After commit, tell the players `user_ids` that arena `arena_id` seated them at table
+    `table_id`: their arena pages go there and their table pages (the match they just
+    finished) offer the link (`arena.seated` -> the `arena_table` frame, docs/protocol.md).
+    Returns None."""
+    message = {"type": "arena.seated", "arena": arena_id, "table": table_id, "url": reverse("table", args=[table_id])}
+    socket_groups.send_after_commit(
+        [(group, message) for user_id in user_ids
+         for group in (socket_groups.user_group(user_id), socket_groups.arena_player_group(arena_id, user_id))],
+        "arena seating")

@@ -1,14 +1,16 @@
 """`/ws/arena/<id>/`: an arena page's live standings. The socket joins the arena's group
 and writes each `standings` frame as the sweep built it (`games.arena.live`), one frame
-per change whatever the number of pages; a signed-in player's pings mark them present
-(an arena pairs only the players whose page is open)."""
+per change whatever the number of pages; a signed-in player's socket also joins their own
+arena group and hears which table the arena seated them at (`arena_table`), and its pings
+mark them present (an arena pairs only the players present)."""
+import json
 import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.urls import reverse
 
 from games.arena import live, service
-from games.arena.models import Arena
 from games.heartbeat import HeartbeatMixin
 from okeysite import socket_groups
 
@@ -17,42 +19,52 @@ PRESENCE_EVERY = 3.0  # seconds between two presence writes of one socket
 NOT_FOUND = 4404  # docs/protocol.md: no such arena (as for a table)
 
 
-def _frame(arena_id):
-    arena = Arena.objects.filter(pk=arena_id).first()
-    return live.standings_frame(arena) if arena is not None else None
-
-
 class ArenaConsumer(HeartbeatMixin, AsyncWebsocketConsumer):
-    """Server frame: {"type": "standings", ...} (`live.standings_frame`), at connect and on
-    every change (at most once a second). Client frames: `ping` (answered `pong`; marks a
-    signed-in player present); anything else is ignored."""
+    """Server frames: {"type": "standings", ...} (`live.standings_frame`), at connect and on
+    every change (at most once a second); to a signed-in player, {"type": "arena_table",
+    arena, table, url} at connect while they sit at an arena table and whenever the arena
+    seats them. Client frames: `ping` (answered `pong`; marks a signed-in player present);
+    anything else is ignored."""
 
     close_when_idle = False
     presence_written = 0.0
 
+    def _player(self):
+        user = self.scope.get("user")
+        return user if user is not None and user.is_authenticated else None
+
     async def connect(self):
         self.arena_id = self.scope["url_route"]["kwargs"]["arena_id"]
-        frame = await database_sync_to_async(_frame)(self.arena_id)
+        frame = await database_sync_to_async(live.standings_frame)(self.arena_id)
         if frame is None:
             await self.close(code=NOT_FOUND)
             return
-        self.group = socket_groups.arena_group(self.arena_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.groups_joined = [socket_groups.arena_group(self.arena_id)]
+        player = self._player()
+        if player is not None:
+            self.groups_joined.append(socket_groups.arena_player_group(self.arena_id, player.pk))
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         await self.mark_present()
         await self.send(text_data=frame)
+        if player is not None:
+            table = await database_sync_to_async(service.current_table)(player, self.arena_id)
+            if table is not None:
+                await self.arena_seated({"arena": int(self.arena_id), "table": table,
+                                         "url": reverse("table", args=[table])})
 
     async def disconnect(self, code):
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def ping_verdict(self):
         await self.mark_present()
         return "ok"
 
     async def mark_present(self):
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated or time.monotonic() - self.presence_written < PRESENCE_EVERY:
+        user = self._player()
+        if user is None or time.monotonic() - self.presence_written < PRESENCE_EVERY:
             return
         self.presence_written = time.monotonic()
         await database_sync_to_async(service.seen)(user, self.arena_id)
@@ -60,6 +72,15 @@ class ArenaConsumer(HeartbeatMixin, AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         return  # the page only listens (and pings)
 
+    async def send_json(self, frame):
+        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+
     async def arena_update(self, event):
         """Group message from `live.announce`: {text: the serialised standings frame}."""
         await self.send(text_data=event["text"])
+
+    async def arena_seated(self, event):
+        """Group message from `service.tell_seated`: {arena, table, url}; sent on as the
+        `arena_table` frame."""
+        await self.send_json({"type": "arena_table", "arena": event["arena"], "table": event["table"],
+                              "url": event["url"]})

@@ -1,9 +1,9 @@
 // Arena pages: the countdown of each arena (to its start, then to its end) and, on an
-// arena's own page, the live standings over /ws/arena/<id>/ (one frame per change; the
-// socket's pings keep the player present so the arena pairs them). A frame also says who
-// plays at which table: the page then opens the player's own. Without a socket the page
-// asks for the standings every few seconds instead.
-const { gettext, interpolate } = window;
+// arena's own page, the live standings over /ws/arena/<id>/ (one frame per change, the top
+// of the standings; the socket's pings keep the player present so the arena pairs them).
+// An `arena_table` frame names the table the arena seated the player at: the page opens
+// it. Without a socket the page asks for the standings every few seconds instead.
+const { gettext, ngettext, interpolate } = window;
 const POLL_MS = 5000;
 
 function left(ms) {
@@ -41,9 +41,21 @@ function row(entry) {
   return tr;
 }
 
-function show(arena, standings, tableUrl) {
+function more(count) {
+  const tr = document.createElement("tr");
+  const td = document.createElement("td");
+  td.colSpan = 4;
+  td.className = "muted";
+  td.textContent = interpolate(ngettext("and %s more player", "and %s more players", count), [count]);
+  tr.append(td);
+  return tr;
+}
+
+function show(arena, standings, tableUrl, players = standings.length) {
   const body = document.querySelector("#arena-standings tbody");
-  if (body && standings.length) body.replaceChildren(...standings.map(row));
+  const rows = standings.map(row);
+  if (players > standings.length) rows.push(more(players - standings.length));
+  if (body && standings.length) body.replaceChildren(...rows);
   const ready = document.getElementById("arena-table");
   if (tableUrl && ready) {
     ready.hidden = false;
@@ -77,9 +89,8 @@ function live(arena) {
     });
     socket.addEventListener("message", (event) => {
       const frame = JSON.parse(event.data);
-      if (frame.type !== "standings") return;
-      const mine = frame.playing[arena.dataset.username];
-      show(arena, frame.standings, mine ? arena.dataset.tableUrl.replace("0", String(mine)) : null);
+      if (frame.type === "standings") show(arena, frame.standings, null, frame.players);
+      else if (frame.type === "arena_table") show(arena, [], frame.url);
     });
     socket.addEventListener("close", () => {
       clearInterval(pinger);

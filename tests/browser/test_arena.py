@@ -97,3 +97,86 @@ def test_two_players_join_are_seated_together_and_the_winner_gets_the_podium_and
     finally:
         phone.close()
         desk.close()
+
+
+FOUR = ("arenaqa", "arenaqb", "arenaqc", "arenaqd")
+
+MAKE_FOUR = """
+import json
+from datetime import timedelta
+from django.utils import timezone
+from games.arena.models import Arena
+a = Arena.objects.create(name="Four humans", ruleset="okey51", seats=4, minutes=45, move_time=5,
+                         starts=timezone.now() - timedelta(minutes=1))
+print(json.dumps(a.pk))
+"""
+
+# Once the four sit at their table: their move time drops to 1 s, so that two timeouts put
+# every seat on autoplay (RULES.md §6) and the computers finish the round at their test
+# speed; the arena's end comes 10 s from now, past its last pairing, so the match that
+# runs over the end scores when it finishes.
+SHORTEN = """
+import json
+from datetime import timedelta
+from django.utils import timezone
+from games.arena.models import Arena, ArenaTable
+from games.models import Table
+arena = Arena.objects.get(pk={arena})
+[link] = ArenaTable.objects.filter(arena=arena)
+Table.objects.filter(pk=link.table_id).update(move_time=1)
+Arena.objects.filter(pk=arena.pk).update(starts=timezone.now() - timedelta(minutes=arena.minutes, seconds=-10))
+print(json.dumps(link.table_id))
+"""
+
+
+def test_four_humans_play_an_arena_match_watched_live_to_the_podium_and_badge(browser, arena_server):
+    url, env = arena_server
+    arena = django(env, MAKE_FOUR)
+    watcher_context = browser.new_context(viewport={"width": 1366, "height": 800})
+    contexts = [browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)]
+    contexts += [browser.new_context(viewport={"width": 1024, "height": 760}) for _ in FOUR[1:]]
+    try:
+        watcher = watcher_context.new_page()  # signed out: the standings only
+        watcher.goto(f"{url}/arena/{arena}/")
+        players = [context.new_page() for context in contexts]
+        for page, name in zip(players, FOUR):
+            register(page, url, name)
+        for page, name in zip(players, FOUR):
+            page.goto(f"{url}/arena/{arena}/")
+            page.click("#arena-join")
+            expect(watcher.locator("#arena-standings")).to_contain_text(name)  # live, no reload
+        for page in players:  # the sweep seats the four together; each page opens the table
+            page.wait_for_url(f"{url}/table/*/", timeout=30_000)
+        assert len({page.url for page in players}) == 1
+        table = django(env, SHORTEN.format(arena=arena))
+        assert players[0].url.endswith(f"/table/{table}/")
+        assert players[0].evaluate("document.documentElement.scrollWidth") <= 390
+        shot(players[0], "arena-four-table-phone")
+        # the match plays out (timeouts, then the computers for the sleepers); once it is
+        # scored the watcher's standings change live: 4 / 2 / 1 / 0, one match each
+        cells = watcher.locator("#arena-standings tbody tr")
+        expect(cells.locator("td:nth-child(4)")).to_have_text(["1", "1", "1", "1"], timeout=90_000)
+        expect(cells.locator("td:nth-child(3)")).to_have_text(["4", "2", "1", "0"])
+        winner = cells.first.locator("td").nth(1).inner_text().strip()
+        assert winner in FOUR
+        shot(watcher, "arena-four-standings-live")
+        for _ in range(30):  # over, every match scored: the sweep sets the final ranks
+            watcher.goto(f"{url}/arena/{arena}/")
+            if watcher.locator("#arena-podium").count():
+                break
+            watcher.wait_for_timeout(1000)
+        podium = watcher.locator("#arena-podium li")
+        expect(podium).to_have_count(3)
+        expect(podium.first).to_contain_text(winner)
+        players[0].goto(f"{url}/arena/{arena}/")
+        expect(players[0].locator("#arena-podium")).to_be_visible()
+        assert players[0].evaluate("document.documentElement.scrollWidth") <= 390
+        shot(players[0], "arena-four-podium-phone")
+        watcher.goto(f"{url}/players/{winner}/")
+        expect(watcher.locator("#arena-badge")).to_be_visible()
+        watcher.goto(f"{url}/players/{next(n for n in FOUR if n != winner)}/")
+        expect(watcher.locator("#arena-badge")).to_have_count(0)
+    finally:
+        watcher_context.close()
+        for context in contexts:
+            context.close()

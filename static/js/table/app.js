@@ -4,6 +4,7 @@
 // actions, and the views (views/layout.js) draw the state. This module only wires them:
 // it sends what the controller asks, keeps the rack in storage (storage.js) and
 // re-renders after every change.
+import { offerArenaTable } from "./arena-next.js";
 import { _ } from "./i18n.js";
 import { controllerFor } from "./controllers/index.js";
 import { perRowFor } from "./rack.js";
@@ -71,6 +72,7 @@ export class TableApp {
 
   /** A server frame: a snapshot comes with what storage holds for its round and seat. */
   onFrame(f) {
+    if (f.type === "arena_table") { offerArenaTable(document, f); return; }
     const event = f.type === "snapshot" ? { ...f, saved: savedFor(this.storage, this.state.tableId, f.view || {}) } : f;
     this.apply([event]);
     if (f.type === "error" && f.code === "stale_version") this.socket.sync();   // the game moved on: catch up

@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
+from accounts import guest_signup
 from okeysite.operations import dashboard, metrics, probes
 
 # the admin index links the operations dashboard
@@ -15,6 +16,8 @@ urlpatterns = [
     path("metrics", metrics.metrics, name="metrics"),
     path("admin/operations/", dashboard.dashboard, name="operations"),
     path("admin/", admin.site.urls),
+    # allauth's sign-up, open to a guest signing up as themselves (accounts.guest_signup)
+    path("accounts/signup/", guest_signup.signup, name="account_signup"),
     path("accounts/", include("allauth.urls")),
     path("profile/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

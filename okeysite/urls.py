@@ -5,6 +5,7 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 from accounts import guest_signup
+from okeysite import pwa
 from okeysite.operations import dashboard, metrics, probes
 
 # the admin index links the operations dashboard
@@ -12,6 +13,9 @@ admin.site.index_template = "admin/okeysite_index.html"
 
 urlpatterns = [
     path("healthz", probes.healthz, name="healthz"),
+    path("manifest.webmanifest", pwa.manifest, name="web_manifest"),
+    path("sw.js", pwa.service_worker, name="service_worker"),
+    path("offline/<str:language>/", pwa.offline, name="offline"),
     path("readyz", probes.readyz, name="readyz"),
     path("metrics", metrics.metrics, name="metrics"),
     path("admin/operations/", dashboard.dashboard, name="operations"),

@@ -1,3 +1,4 @@
-"""Accounts models, defined in small modules: player settings and moderation sanctions."""
+"""Accounts models, defined in small modules: player settings, moderation sanctions and guests."""
+from accounts.guests import Guest  # noqa: F401
 from accounts.moderation import Sanction  # noqa: F401
 from accounts.player_settings import PlayerSettings  # noqa: F401

@@ -4,7 +4,9 @@ Stored one row per user (`PlayerSettings.for_user` creates it on first use).
 """
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _
+
+from accounts.erasure import is_erased
 
 
 class PlayerSettings(models.Model):
@@ -37,9 +39,12 @@ class PlayerSettings(models.Model):
 
 
 def display_name(user):
-    """The name shown for `user`: the chosen display name, else the username (str)."""
+    """The name shown for `user`: the chosen display name, else the username (str); a
+    deleted account's placeholder (`accounts.erasure`) reads "deleted player"."""
     if user is None:
         return ""
+    if is_erased(user):
+        return gettext("deleted player")
     try:
         chosen = user.player_settings.display_name
     except PlayerSettings.DoesNotExist:

@@ -11,6 +11,7 @@ again.
 """
 from celery import shared_task
 
+from accounts import guests
 from games import compaction
 from games.arena import service as arena
 from games.play import quickmatch, rematch, seeding, turns
@@ -62,13 +63,15 @@ def sweep(startup=False):
     """Re-arm overdue deadlines, record finished matches not yet recorded, drop expired
     socket presence rows, start the quick-match tables and rematches whose start task
     was lost, and run the arenas (`games.arena.service.tick`: the scheduled arenas made,
-    finished matches scored, waiting players paired) (periodic; `startup` re-arms every
-    pending deadline). Returns {"timers", "recorded", "connections", "quick_started",
-    "rematches_started", "arenas"} counts."""
+    finished matches scored, waiting players paired), and every few minutes remove the
+    guest accounts unused for 7 days (`accounts.guests.remove_stale_guests_when_due`)
+    (periodic; `startup` re-arms every pending deadline). Returns {"timers", "recorded",
+    "connections", "quick_started", "rematches_started", "arenas", "guests_removed"} counts."""
     done = turns.sweep(startup=startup)
     done["quick_started"] = quickmatch.start_overdue()
     done["rematches_started"] = rematch.start_overdue()
     done["arenas"] = arena.tick()
+    done["guests_removed"] = guests.remove_stale_guests_when_due()
     return done
 
 

@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts import guests
 from accounts.player_settings import PlayerSettings
 from games import hints, invite_limits, invites, records, replays, results
 from games.arena import views as arena_views
@@ -226,6 +227,27 @@ def play_now(request, ruleset):
         return redirect("lobby")
     try:
         table = quickmatch.play_now(request.user, ruleset)
+    except TableError as exc:
+        messages.error(request, error_message(exc.code))
+        return redirect("lobby")
+    return redirect("table", table_id=table.pk)
+
+
+@require_POST
+def guest_play(request, ruleset, kind):
+    """One click to play before signing up: log the visitor in as a guest
+    (`accounts.guests.start_guest`; a logged-in player stays themselves), then "Play now"
+    at `ruleset` (`kind` "play") or a solo table of `ruleset` with the default options and
+    no move clock (`kind` "solo")."""
+    if ruleset not in dict(available_rulesets()):
+        messages.error(request, error_message("bad_options"))
+        return redirect("lobby")
+    user = guests.start_guest(request)
+    try:
+        if kind == "solo":
+            table = tables.create_table(user, ruleset=ruleset, mode=Table.Mode.SOLO, practice=True)
+        else:
+            table = quickmatch.play_now(user, ruleset)
     except TableError as exc:
         messages.error(request, error_message(exc.code))
         return redirect("lobby")

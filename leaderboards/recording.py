@@ -21,6 +21,7 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
+from accounts.guests import Guest
 from games import results
 from games.arena.models import ArenaTable
 from games.engine import api
@@ -37,7 +38,9 @@ def _human_seats(seats):
     left the match (`games.results.has_left`: they chose to, or had no socket at the table
     for its last OKEY_LEFT_AFTER_TURNS turns). A seat on autoplay after timeouts whose
     player kept a socket open is rated by its place like any other."""
-    return [(s.index, s.user_id, results.has_left(s)) for s in seats if s.user_id]
+    guests = set(Guest.objects.filter(user_id__in=[s.user_id for s in seats if s.user_id])
+                 .values_list("user_id", flat=True))
+    return [(s.index, s.user_id, results.has_left(s)) for s in seats if s.user_id and s.user_id not in guests]
 
 
 def rated_teams(match):

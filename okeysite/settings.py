@@ -124,6 +124,7 @@ MIDDLEWARE = [
     "accounts.moderation.SuspensionMiddleware",  # suspended/banned users are logged out with the reason
     "accounts.staff_security.StaffMFAMiddleware",  # staff need a second factor for /admin/
     "accounts.player_settings.PreferredLanguageMiddleware",  # the language saved in the settings
+    "accounts.guests.GuestActivityMiddleware",  # a guest who keeps playing is not removed
 ]
 
 ROOT_URLCONF = "okeysite.urls"
@@ -141,6 +142,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.guests.guest_context",  # is_guest: the guest banner
             ],
         },
     },
@@ -370,7 +372,7 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 # (login_failed, ip), per address and account (login_failed, key) and, across all addresses,
 # a short per-account cool-down (login_failed_account) that always ends within its minute:
 # an attacker locks out only their own attempts, never the owner's next login for long.
-ACCOUNT_ADAPTER = "accounts.login_limits.AccountAdapter"
+ACCOUNT_ADAPTER = "accounts.guest_signup.AccountAdapter"  # the login limits, plus guests signing up as themselves
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
 MFA_TOTP_ISSUER = "okeysite"
 ACCOUNT_RATE_LIMITS = {"login_failed": "30/m/ip,5/300s/key", "login_failed_account": "20/m/key"}

@@ -1,23 +1,23 @@
 // The table page's controls around the live table (templates/games/table.html): the
-// private table's "Copy the link" button and the quick-match wait's countdown.
+// invite link's button (the share sheet on a phone, else "Copy the link":
+// share-invite.js) and the quick-match wait's countdown.
+import { canShare, shareOrCopy } from "./share-invite.js";
 
-function copyInvite(doc) {
+function inviteButton(doc, nav, win) {
   const button = doc.getElementById("invite-copy");
   const input = doc.getElementById("invite-url");
   if (!button || !input) return;
+  const data = { url: input.value, title: doc.title, text: button.dataset.shareText || "" };
+  if (canShare(nav, win, data)) button.textContent = button.dataset.share || button.textContent;
   button.addEventListener("click", async () => {
-    input.select();
-    try {
-      await navigator.clipboard.writeText(input.value);
-    } catch {
-      doc.execCommand("copy");   // older browsers, or a page without clipboard permission
-    }
-    button.textContent = button.dataset.done || button.textContent;
+    const done = await shareOrCopy(nav, win, data, () => { input.select(); doc.execCommand("copy"); });
+    if (done === "copied") button.textContent = button.dataset.done || button.textContent;
+    button.dataset.result = done;
   });
 }
 
 if (typeof document !== "undefined") {
-  copyInvite(document);
+  inviteButton(document, navigator, window);
 }
 
 // A quick-match table's wait (data-starts-at, epoch ms): the seconds left (the table

@@ -1,0 +1,154 @@
+"""Guest accounts: one click to play before signing up.
+
+A guest is an ordinary `User` row named "Guest-XXXX", with no e-mail and no usable
+password, marked by a `Guest` row. Guests play solo and "Play now" like anyone, but are
+never rated and never listed in a ranking (`leaderboards.recording`, `leaderboards.views`
+ask `is_guest` / `LISTED`). Signing up from a guest session turns the same row into the
+new account (`accounts.login_limits.AccountAdapter.new_user`), so its matches, seats and
+solo records simply stay where they are. A guest unused for `GUEST_LIFETIME` is removed
+by the periodic sweep (`remove_stale_guests`, run from `games.tasks.sweep`).
+"""
+import secrets
+import time
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model, login
+from django.db import IntegrityError, models, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+GUEST_PREFIX = "Guest-"
+GUEST_LIFETIME = timedelta(days=7)  # unused this long: removed
+SEEN_EVERY = timedelta(hours=1)  # `last_seen` is written at most this often per guest
+SEEN_KEY = "okey_guest_seen"  # in a guest's session: when `last_seen` was last written (epoch s)
+REMOVAL_EVERY = 600.0  # seconds between two looks for stale guests (per process)
+_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread at a table
+
+# Users a ranking may list: not guests, not erased accounts (`accounts.erasure`).
+LISTED = Q(user__guest__isnull=True, user__is_active=True)
+
+
+class Guest(models.Model):
+    """Marks `user` as a guest account; `last_seen` is the last request they made
+    (written at most once per `SEEN_EVERY`)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="guest")
+    created = models.DateTimeField(auto_now_add=True)
+    last_seen = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        app_label = "accounts"
+        verbose_name = _("guest")
+        verbose_name_plural = _("guests")
+
+    def __str__(self):
+        return f"guest {self.user}"
+
+
+def is_guest(user):
+    """True when `user` (a User, AnonymousUser or None) is a guest account."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    try:
+        return user.guest is not None
+    except Guest.DoesNotExist:
+        return False
+
+
+def guest_username():
+    """A fresh name "Guest-XXXX" (4 characters of `_ALPHABET`, str). Not checked for use:
+    `start_guest` retries on a clash."""
+    return GUEST_PREFIX + "".join(secrets.choice(_ALPHABET) for _ in range(4))
+
+
+def start_guest(request):
+    """Log the visitor of `request` in as a new guest account, unless they are logged in
+    already (a guest stays the same guest). Returns the User."""
+    if request.user.is_authenticated:
+        return request.user
+    users = get_user_model()
+    for _attempt in range(20):
+        try:
+            with transaction.atomic():
+                user = users(username=guest_username(), email="")
+                user.set_unusable_password()
+                user.save()
+                Guest.objects.create(user=user)
+            break
+        except IntegrityError:
+            continue  # the name is taken: draw another
+    else:  # 32^4 names nearly all in use: a longer one
+        with transaction.atomic():
+            user = users(username=GUEST_PREFIX + secrets.token_hex(6).upper(), email="")
+            user.set_unusable_password()
+            user.save()
+            Guest.objects.create(user=user)
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    request.session[SEEN_KEY] = timezone.now().timestamp()
+    return user
+
+
+def stale_guests(now=None):
+    """QuerySet of the Guest rows unused for `GUEST_LIFETIME` at `now` (datetime, default now)."""
+    now = now or timezone.now()
+    return Guest.objects.filter(last_seen__lt=now - GUEST_LIFETIME).select_related("user")
+
+
+def remove_stale_guests(now=None, limit=200):
+    """Remove at most `limit` guests unused for `GUEST_LIFETIME` (`accounts.erasure.erase_user`:
+    tables only they played go, shared finished games stay under "deleted player").
+    Returns the number removed."""
+    from accounts.erasure import erase_user
+
+    removed = 0
+    for guest in stale_guests(now)[:limit]:
+        try:
+            erase_user(guest.user)
+        except get_user_model().DoesNotExist:
+            continue  # another worker's sweep removed it first
+        removed += 1
+    return removed
+
+
+_next_removal = [0.0]  # time.monotonic() of this process's next look for stale guests
+
+
+def remove_stale_guests_when_due(every=REMOVAL_EVERY):
+    """`remove_stale_guests` at most once per `every` seconds in this process: the sweep
+    calls it every couple of seconds, a look at the guests is due far less often. Returns
+    the number removed (0 when not due)."""
+    now = time.monotonic()
+    if now < _next_removal[0]:
+        return 0
+    _next_removal[0] = now + every
+    return remove_stale_guests()
+
+
+class GuestActivityMiddleware:
+    """Keep a guest's `last_seen` fresh (at most one write per `SEEN_EVERY`), so that a
+    guest who keeps playing is never removed. Only a guest's session holds `SEEN_KEY`:
+    other requests cost nothing. Put after `AuthenticationMiddleware`."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        session = getattr(request, "session", None)
+        seen = session.get(SEEN_KEY) if session is not None else None
+        if seen is not None and request.user.is_authenticated:
+            now = timezone.now()
+            if now.timestamp() - seen >= SEEN_EVERY.total_seconds():
+                Guest.objects.filter(user_id=request.user.pk).update(last_seen=now)
+                session[SEEN_KEY] = now.timestamp()
+        return self.get_response(request)
+
+
+def guest_context(request):
+    """Template context processor: `is_guest` (bool) for the page's banner and links. Reads
+    only the session (`SEEN_KEY` is in a guest's session alone): no query."""
+    user = getattr(request, "user", None)
+    session = getattr(request, "session", None)
+    return {"is_guest": bool(session is not None and SEEN_KEY in session and user is not None
+                             and user.is_authenticated)}

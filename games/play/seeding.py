@@ -113,9 +113,9 @@ def submit_seed(user, table_id, number, seed):
     Checks in order: seated (`not_seated`: spectators send none), a window open for that
     round (`seed_closed`: before the commitment was published, or after the deal), the
     seed itself (`bad_seed`: `text_rules.seed_text` refuses it: 1-128 printable ASCII
-    characters, docs/fair-deals.md §2; a table from before the chain takes 64 at most). A refusal changes nothing. An accepted seed replaces
-    the seat's earlier one in this window; when every connected human seat has sent one
-    the round is dealt now. Returns SeedOutcome. Raises TableError("not_found").
+    characters, docs/fair-deals.md §2; a table from before the chain takes 64 at most).
+    A refusal changes nothing. An accepted seed replaces the seat's earlier one in this
+    window; when every connected human seat has sent one the round is dealt now. Returns SeedOutcome. Raises TableError("not_found").
     """
     with commit.locked(table_id) as write:
         game = write.game

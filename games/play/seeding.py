@@ -115,7 +115,8 @@ def submit_seed(user, table_id, number, seed):
     seed itself (`bad_seed`: `text_rules.seed_text` refuses it: 1-128 printable ASCII
     characters, docs/fair-deals.md §2; a table from before the chain takes 64 at most).
     A refusal changes nothing. An accepted seed replaces the seat's earlier one in this
-    window; when every connected human seat has sent one the round is dealt now. Returns SeedOutcome. Raises TableError("not_found").
+    window; when every connected human seat has sent one the round is dealt now.
+    Returns SeedOutcome. Raises TableError("not_found").
     """
     with commit.locked(table_id) as write:
         game = write.game

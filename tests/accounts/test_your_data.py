@@ -83,7 +83,7 @@ def test_a_wrong_password_deletes_nothing(client, alice, history):
     client.force_login(alice)
     response = client.post("/settings/data/delete/", {"confirm": "not-my-password"})
     assert response.status_code == 400
-    assert "Nothing was deleted" in response.content.decode()
+    assert "Rien n’a été supprimé" in response.content.decode()  # in her language, French
     alice.refresh_from_db()
     assert alice.is_active and alice.username == "alice"
     assert ChatMessage.objects.filter(user=alice).exists()

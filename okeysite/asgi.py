@@ -13,10 +13,10 @@ get_asgi_application()  # sets Django up before anything imports models
 from okeysite import embedded  # noqa: E402
 from okeysite.celery import warm_up  # noqa: E402
 from okeysite.routing import build_application  # noqa: E402
-from okeysite.ws_close import allow_protocol_close_codes  # noqa: E402
+from okeysite.ws_close import patch_daphne  # noqa: E402
 
 _inner = build_application()
-allow_protocol_close_codes()  # consumers close with 1007/1008/1009 (games/frames.py)
+patch_daphne()  # close codes 1007/1008/1009 (games/frames.py), wire budget, request idle timer
 
 
 async def application(scope, receive, send):

@@ -1,4 +1,4 @@
-"""Four fixes to daphne's WebSocket edges, applied by okeysite.asgi in a serving process.
+"""Five fixes to daphne's WebSocket edges, applied by okeysite.asgi in a serving process.
 
 1. The application may close with the RFC 6455 protocol codes 1007, 1008, 1009.
 
@@ -30,24 +30,46 @@ not UTF-8 (the client saw a reset, no 1007) or a frame past daphne's size limit 
 1002 for a protocol error), drops the frame unread, and cuts the connection once the
 close handshake is done or after its one-second close timeout. A silent peer's ping
 timeout and an unfinished opening handshake are still cut at once.
+
+5. A connection whose HTTP request (the WebSocket upgrade, or any page request) stops
+coming in is dropped after HANDSHAKE_SECONDS without a byte, not Twisted's 60 s. daphne's
+--websocket_connect_timeout only starts once the whole upgrade request has arrived, so a
+client that opened hundreds of connections and sent half a request each held them all
+for a minute. The timer is Twisted's idle timer of the HTTP connection: it pauses while a
+complete request is answered and is gone once a socket is upgraded, so slow pages and
+open WebSockets are not cut; a kept-alive connection between page loads is closed sooner
+(the browser opens a new one).
 """
 import logging
 import time
 
 log = logging.getLogger("okeysite.ws")
 PROTOCOL_CODES = frozenset({1007, 1008, 1009})
+# fix 5: the same 5 s that --websocket_connect_timeout gives the application to accept
+HANDSHAKE_SECONDS = 5
 
 
-def allow_protocol_close_codes():
-    """Patch daphne's WebSocketProtocol.serverClose and handle_reply once (from
-    okeysite.asgi, so only a serving process does). Returns True when patched now, False
-    when already or when daphne is not installed."""
+def patch_daphne():
+    """Patch daphne's WebSocketProtocol (close codes, late frames, wire budget, failing by
+    close) and HTTPFactory (the request idle timer) once, from okeysite.asgi, so only a
+    serving process does: fixes 1-5 above. Returns True when patched now, False when
+    already or when daphne is not installed."""
     try:
+        from daphne.http_protocol import HTTPFactory
         from daphne.ws_protocol import WebSocketProtocol
     except ImportError:
         return False
     if getattr(WebSocketProtocol.serverClose, "okey_protocol_codes", False):
         return False
+    original_build = HTTPFactory.buildProtocol
+
+    def build_protocol(self, addr):
+        protocol = original_build(self, addr)
+        # read by the channel in connectionMade, after buildProtocol (fix 5 above)
+        protocol.timeOut = HANDSHAKE_SECONDS
+        return protocol
+
+    HTTPFactory.buildProtocol = build_protocol
     # read by autobahn per connection, before the factory's value (fix 4 above)
     WebSocketProtocol.failByDrop = False
     original = WebSocketProtocol.serverClose

@@ -226,3 +226,44 @@ def test_frames_daphne_refuses_itself_are_closed_with_their_code(page, live_serv
         assert server_frames(opened, 5) == ("close", code), payload[:40]
         assert server_frames((opened[0], b""), 5)[0] in ("eof", "reset")
         opened[0].close()
+
+
+def test_connections_that_never_finish_their_handshake_are_dropped_within_ten_seconds(page, live_server_url):
+    register(page, live_server_url, "halfopener")
+    page.goto(live_server_url + "/")
+    page.check("input[name=mode][value=solo]")
+    page.locator("form.create-table button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    where = urlsplit(live_server_url)
+    request = (f"GET /ws/lobby/ HTTP/1.1\r\nHost: {where.netloc}\r\nUpgrade: websocket\r\n"
+               f"Connection: Upgrade\r\nSec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\n"
+               f"Sec-WebSocket-Version: 13\r\nOrigin: {live_server_url}\r\n").encode()
+    # 200 connections, 50 of each: nothing sent, the request line only, the upgrade request
+    # without its closing blank line, and a whole upgrade whose socket never answers a ping
+    sends = (b"", b"GET /ws/lobby/ HTTP/1.1\r\n", request, request + b"\r\n")
+    opened = []
+    for kind in range(len(sends)):
+        for _ in range(50):
+            sock = socket.create_connection((where.hostname, where.port), timeout=10)
+            sock.sendall(sends[kind])
+            sock.settimeout(0.01)
+            opened.append((kind, sock, time.monotonic()))
+    lasted = {}
+    while len(lasted) < len(opened) and time.monotonic() - opened[0][2] < 20:
+        for _kind, sock, since in opened:
+            if sock in lasted:
+                continue
+            try:
+                while sock.recv(65536):  # the 101 answer and pings of the last kind
+                    pass
+            except TimeoutError:
+                continue
+            except ConnectionResetError:
+                pass
+            lasted[sock] = time.monotonic() - since
+    for _, sock, _ in opened:
+        sock.close()
+    assert sorted({kind for kind, sock, _ in opened if sock not in lasted}) == []
+    assert max(lasted.values()) < 10
+    # a browser's socket, which answers pings, stays open past every one of those timers
+    assert page.evaluate(PROBE, [[], 12000]) == ["open", []]

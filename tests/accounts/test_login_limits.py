@@ -1,12 +1,15 @@
 """Failed-login limits (accounts.login_limits) in the real shared cache, with real logins:
 a guesser's address is refused, the owner on another address is not, the counts are the
 same for every process, and the account-wide cool-down ends by itself."""
+import http.client
 import os
+import secrets
 import subprocess
 import sys
 import threading
 import uuid
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 from allauth.core.internal import ratelimit
@@ -15,8 +18,11 @@ from django.db import connection
 from django.test import Client
 
 from tests.accounts.conftest import CACHE_PREFIX
+from tests.games import test_racing_two_servers
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+servers = test_racing_two_servers.servers  # two daphne processes on this run's PostgreSQL and Redis
 
 ROOT = Path(__file__).resolve().parents[2]
 TOO_MANY = "Too many failed login attempts"
@@ -255,3 +261,30 @@ def test_failures_count_once_whichever_process_or_host_name_answers(owner, setti
         client = Client(REMOTE_ADDR="203.0.113.44", HTTP_HOST=host)
         response = client.post("/accounts/login/", {"login": owner.email, "password": "wrong-guess"})
         assert TOO_MANY in response.content.decode(), host
+
+
+def login_over_http(port, named, password):
+    """POST the login form to the daphne process on `port`, as a browser on that port does
+    (its Host names the port, a CSRF token of its own, English). Returns the page's text."""
+    token = secrets.token_hex(16)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        conn.request("POST", "/accounts/login/", body=urlencode({"login": named, "password": password}), headers={
+            "Host": f"127.0.0.1:{port}", "Cookie": f"csrftoken={token}", "X-CSRFToken": token,
+            "Accept-Language": "en", "Content-Type": "application/x-www-form-urlencoded"})
+        response = conn.getresponse()
+        return response.read().decode()
+    finally:
+        conn.close()
+
+
+def test_wrong_passwords_alternating_between_two_daphne_processes_count_once(owner, servers):
+    # The guesser's five wrong passwords (5/300s per address and account) alternate between
+    # the two processes; the sixth is refused by either, and so is the right password.
+    _, ports = servers
+    for attempt in range(5):
+        page = login_over_http(ports[attempt % 2], owner.email, "wrong-guess")
+        assert "login" in page and TOO_MANY not in page
+    for port in ports:
+        assert TOO_MANY in login_over_http(port, owner.email, "wrong-guess"), port
+    assert TOO_MANY in login_over_http(ports[0], owner.email, "Right-password-42")

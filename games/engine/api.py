@@ -7,8 +7,6 @@ uses the global random generator (ARCHITECTURE.md invariant 1).  The play is
 """
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
 from typing import Iterable, Iterator
 
 from .errors import ERROR_ORDER
@@ -18,10 +16,10 @@ from .rulesets.base import Ruleset
 from .step import Penalty, Replay, Step
 
 __all__ = [
-    "RULESETS", "ERROR_ORDER", "NotImplementedRuleset", "normalize_options", "deal",
+    "RULESETS", "ERROR_ORDER", "normalize_options", "deal",
     "view", "is_over", "round_scores", "round_totals", "match_length", "match_over",
     "standings", "team_totals", "meld_info", "client_rules", "score", "penalty_tiles", "add_targets", "resolve_meld",
-    "Ruleset", "ruleset", "ruleset_module", "step", "Step", "Penalty", "legal_actions", "replay", "Replay",
+    "Ruleset", "ruleset", "step", "Step", "Penalty", "legal_actions", "replay", "Replay",
 ]
 
 
@@ -189,15 +187,3 @@ def resolve_meld(ruleset: str, tiles_in_rack_order: list[str], indicator: str | 
     annotated ``physical=represented`` so it is valid, preferring the reading that
     follows the given order; None when no reading is valid (RULES.md §1, §2)."""
     return resolve(tiles_in_rack_order, _ruleset(ruleset).meld_rules, indicator)
-
-
-# ----------------------------------------------------------------- compatibility
-class NotImplementedRuleset(NotImplementedError):
-    """Kept for callers of the module-per-ruleset layout: every ruleset is implemented now."""
-
-
-def ruleset_module(ruleset: str) -> ModuleType:
-    """The module defining ``ruleset``'s class (``games.engine.rulesets.<id>``); ValueError
-    for an unknown id.  Kept for callers of the module-per-ruleset layout: ask
-    :func:`ruleset` for the object instead."""
-    return importlib.import_module(type(_ruleset(ruleset)).__module__)

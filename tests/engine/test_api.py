@@ -75,7 +75,7 @@ def test_the_engine_answers_with_steps_never_with_exceptions_that_carry_state():
 def test_each_ruleset_object_holds_its_facts():
     okey51, okey17, rami = (api.ruleset(r) for r in ("okey51", "okey17", "rami"))
     assert [r.id for r in api.RULESETS.values()] == ["okey51", "okey17", "rami"]
-    assert isinstance(rami, api.Ruleset) and api.ruleset_module("rami").RAMI is rami
+    assert isinstance(rami, api.Ruleset) and rami is api.ruleset("rami")
     assert rami.higher_wins and not okey51.higher_wins and not rami.has_discards and okey17.has_indicator
     assert rami.seat_counts == (2, 3, 4, 5, 6) and okey51.seat_counts == (2, 3, 4)
     assert rami.better(10, 5) and okey51.better(5, 10)

@@ -3,7 +3,7 @@
 A socket is authorised once, by the session cookie of its handshake. When that session
 ends — logout, a password change, reset or set (Django then refuses every other session
 of the user), or its expiry — the user's sockets opened with it are closed with code 4401
-(PROTOCOL.md: not logged in), so no move is accepted after the session is gone.
+(docs/protocol.md §9: not logged in), so no move is accepted after the session is gone.
 
 - The signal receivers here send {"type": "session.end", "ended": [session keys] or None
   (every session), "renamed": {old key: new key}} to the user's group
@@ -30,7 +30,7 @@ from okeysite import socket_groups
 
 log = logging.getLogger("okeysite.sessions")
 
-SESSION_CLOSE_CODE = 4401  # PROTOCOL.md: not logged in (the client stops reconnecting)
+SESSION_CLOSE_CODE = 4401  # docs/protocol.md §9: not logged in (the client stops reconnecting)
 
 
 def end_sessions(user_id, ended=None, renamed=None):

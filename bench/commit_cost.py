@@ -14,7 +14,10 @@ computers are played closed-loop in this one process: a human's move is the norm
 choice on its view, sent through `submit_action`; a computer's turn is the task body
 `run_bot_turn`, called directly (no worker, no broker round trip). Prints per kind the
 p50 / p99 / mean of CPU time and wall time (ms), versions per CPU second, and with
---profile the functions with the largest cumulative time.
+--profile the functions with the largest cumulative time. `--orm` runs the same play with
+the writer's compiled reads and writes (games/prepared.py) replaced by the plain ORM
+calls they stand for (the same querysets, `save()`, `bulk_create`): the check a Django
+upgrade asks for, whether the ORM has caught up and prepared.py can go.
 """
 from __future__ import annotations
 
@@ -115,10 +118,22 @@ def _play(versions: int, profiler: cProfile.Profile | None) -> dict[str, list[tu
     return samples
 
 
+def _plain_orm() -> None:
+    # Each prepared read runs its queryset through the ORM, each write is the ORM call it
+    # replaces; the callers reach them through the module and the classes, so this is all.
+    from games import prepared
+
+    prepared.Prepared.fetch = lambda self, *args: list(self.build(*args))
+    prepared.PreparedRows.rows = lambda self: list(self.build())
+    prepared.save_row = lambda obj: obj.save()
+    prepared.insert_rows = lambda objs: type(objs[0]).objects.bulk_create(objs) if objs else None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--versions", type=int, default=2000, help="versions to commit (default 2000)")
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="print the N largest cumulative functions")
+    parser.add_argument("--orm", action="store_true", help="plain ORM reads and writes instead of games/prepared.py")
     args = parser.parse_args(argv)
     workdir = tempfile.mkdtemp(prefix="okeycost-")
     database_url, drop_database = _prepare_database(os.environ.get("DATABASE_URL"), workdir)
@@ -136,13 +151,16 @@ def main(argv: list[str] | None = None) -> int:
 
         django.setup()
         call_command("migrate", verbosity=0)
+        if args.orm:
+            _plain_orm()
         _play(min(200, args.versions), None)  # warm-up: imports, caches, connections
         profiler = cProfile.Profile(time.process_time) if args.profile else None  # CPU time, not waits
         samples = _play(args.versions, profiler)
         from django.db import connection
 
         print(f"commit cost · {connection.vendor} · channel layer and broker: "
-              f"{'Redis' if redis_url else 'in memory'} · {args.versions} versions")
+              f"{'Redis' if redis_url else 'in memory'} · {args.versions} versions"
+              f"{' · plain ORM, no prepared reads' if args.orm else ''}")
         print(f"  {'kind':<15} {'n':>6} {'cpu p50 / p99 / mean ms':>26} {'wall p50 / p99 / mean ms':>27}")
         total_cpu = 0.0
         for kind, rows in samples.items():

@@ -54,6 +54,15 @@ def test_a_leaver_with_the_best_total_is_last_on_the_profile_match_page_record_a
     assert header["standings"] == [2, 3, 1, 0] and header["left"] == [0]
 
 
+def test_the_admin_lists_a_leaver_last_without_a_star(client, alice, bob, carol, staff):
+    match = finished_match([alice, bob, carol, None], [-400, 175, 90, 120], abandoned={0})
+    record_result(match)
+    client.force_login(staff)
+    page = client.get("/admin/games/match/").content.decode()
+    result = page.split("1. carol ★", 1)[1].split("</td>", 1)[0]  # the match's result column
+    assert result.endswith("3. bob, 4. alice (left)") and "★" not in result
+
+
 def test_a_player_who_chose_leave_is_last_and_the_dozing_ones_are_rated_by_their_place(alice, bob, carol):
     # three humans at okey51; carol leaves 40 s in, alice and bob keep a socket open and
     # let every turn time out (two in a row put them on autoplay)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -162,3 +163,16 @@ def register(page, base_url: str, name: str, password: str = "tiles-and-racks-42
     # a refused sign-up (a form error, a rate limit) stays on the form: say so here, not
     # later as a missing button of a logged-in page
     assert "/accounts/signup/" not in page.url, f"sign-up of {name} refused: {page.inner_text('body')[:300]}"
+
+
+def play_now_together(base_url: str, named_pages, ruleset: str = "okey51") -> str:
+    """Sign up each (page, name) of `named_pages`, then press Play now for `ruleset` on each
+    page in turn; returns the table's URL, the same for all (Play now shares one table)."""
+    for page, name in named_pages:
+        register(page, base_url, name)
+        page.goto(base_url + "/")
+    for page, _name in named_pages:
+        page.click(f"#play-now button[data-ruleset={ruleset}]")
+        page.wait_for_url(re.compile(r"/table/\d+/$"))
+    assert len({page.url for page, _name in named_pages}) == 1, [page.url for page, _name in named_pages]
+    return named_pages[0][0].url

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import base_env, register, serve, shot
+from tests.browser.conftest import base_env, play_now_together, serve, shot
 
 QUICK_WAIT = 5
 PHONE = {"width": 390, "height": 844}
@@ -39,13 +39,7 @@ def assert_on_screen(page, locator):
 def test_the_first_game_hint_on_a_first_play_now_game_follows_the_phase(browser, hint_server):
     url = hint_server
     starter, follower = phone_page(browser), phone_page(browser)
-    for page, name in ((starter, "firststarter"), (follower, "firstfollower")):
-        register(page, url, name)
-        page.goto(url + "/")
-    for page in (starter, follower):
-        page.click("#play-now button[data-ruleset=okey51]")
-        page.wait_for_url(re.compile(r"/table/\d+/$"))
-    assert starter.url == follower.url  # Play now seats both at one table: seat 0 and seat 1
+    play_now_together(url, ((starter, "firststarter"), (follower, "firstfollower")))  # seats 0 and 1
     for page in (starter, follower):
         expect(page.locator("#rack .tile").first).to_be_visible(timeout=(QUICK_WAIT + 20) * 1000)
     hint = {p: p.locator("#first-game-hint") for p in (starter, follower)}

@@ -12,7 +12,7 @@ import sys
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import ROOT, base_env, register, serve, shot
+from tests.browser.conftest import ROOT, base_env, play_now_together, serve, shot
 
 QUICK_WAIT = 5
 PASSWORD = "tiles-and-racks-42"
@@ -62,13 +62,7 @@ def log_in(page, base_url, name):
 def test_the_others_read_that_the_computer_played_for_a_player_whose_page_closed(browser, others_server):
     url, _database = others_server
     gone, stayer = new_page(browser), new_page(browser, 390, 844)
-    for page, name in ((gone, "gonehuman"), (stayer, "stayhuman")):
-        register(page, url, name)
-        page.goto(url + "/")
-    for page in (gone, stayer):
-        page.click("#play-now button[data-ruleset=okey51]")
-        page.wait_for_url(re.compile(r"/table/\d+/$"))
-    assert gone.url == stayer.url
+    play_now_together(url, ((gone, "gonehuman"), (stayer, "stayhuman")))
     for page in (gone, stayer):
         expect(page.locator("#rack .tile").first).to_be_visible(timeout=(QUICK_WAIT + 20) * 1000)
     # seat 0 (the first to press Play now) starts the round; its page closes on turn

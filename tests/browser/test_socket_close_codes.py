@@ -33,12 +33,17 @@ PROBE = """async ([frames, wait]) => {
 }"""
 
 
-def test_bad_frames_get_their_close_codes_through_daphne(page, live_server_url):
-    register(page, live_server_url, "closer")
-    page.goto(live_server_url + "/")
+def open_solo_table(page, base_url, name):
+    """Sign `name` up and open a solo table of their own: the page is on its table, socket open."""
+    register(page, base_url, name)
+    page.goto(base_url + "/")
     page.check("input[name=mode][value=solo]")
     page.locator("form.create-table button[type=submit]").click()
     page.wait_for_url(re.compile(r"/table/\d+/$"))
+
+
+def test_bad_frames_get_their_close_codes_through_daphne(page, live_server_url):
+    open_solo_table(page, live_server_url, "closer")
     assert page.evaluate(PROBE, [["x" * 20000], 5000]) == [1009, []]
     assert page.evaluate(PROBE, [[[0xFF, 0xFE, 0xFD]], 5000]) == [1007, []]
     # cheap frames (no database work), so the close handshake is not held up behind them
@@ -62,11 +67,7 @@ def unlimited_consumer_url(tmp_path):
 
 
 def test_a_flood_is_closed_on_the_wire_before_the_consumer_reads_it(page, unlimited_consumer_url):
-    register(page, unlimited_consumer_url, "wireflood")
-    page.goto(unlimited_consumer_url + "/")
-    page.check("input[name=mode][value=solo]")
-    page.locator("form.create-table button[type=submit]").click()
-    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    open_solo_table(page, unlimited_consumer_url, "wireflood")
     code, errors = page.evaluate(PROBE, [['{"type": "teleport"}'] * 3000, 8000])
     # The consumers here never close for a flood: the 1008 is the wire budget's, and no
     # more than its burst of frames reached the consumer (their answers after the close
@@ -204,11 +205,7 @@ def server_frames(opened, timeout):
 
 
 def test_frames_daphne_refuses_itself_are_closed_with_their_code(page, live_server_url):
-    register(page, live_server_url, "rawtexter")
-    page.goto(live_server_url + "/")
-    page.check("input[name=mode][value=solo]")
-    page.locator("form.create-table button[type=submit]").click()
-    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    open_solo_table(page, live_server_url, "rawtexter")
     path = urlsplit(page.url).path.replace("/table/", "/ws/table/")
     cookies = page.context.cookies()
     # the raw socket works: a valid text frame is answered and the socket stays open
@@ -229,11 +226,7 @@ def test_frames_daphne_refuses_itself_are_closed_with_their_code(page, live_serv
 
 
 def test_connections_that_never_finish_their_handshake_are_dropped_within_ten_seconds(page, live_server_url):
-    register(page, live_server_url, "halfopener")
-    page.goto(live_server_url + "/")
-    page.check("input[name=mode][value=solo]")
-    page.locator("form.create-table button[type=submit]").click()
-    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    open_solo_table(page, live_server_url, "halfopener")
     where = urlsplit(live_server_url)
     request = (f"GET /ws/lobby/ HTTP/1.1\r\nHost: {where.netloc}\r\nUpgrade: websocket\r\n"
                f"Connection: Upgrade\r\nSec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\n"

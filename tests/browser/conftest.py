@@ -176,3 +176,28 @@ def play_now_together(base_url: str, named_pages, ruleset: str = "okey51") -> st
         page.wait_for_url(re.compile(r"/table/\d+/$"))
     assert len({page.url for page, _name in named_pages}) == 1, [page.url for page, _name in named_pages]
     return named_pages[0][0].url
+
+
+def start_online_match(host, guest, guest_name: str, base_url: str, move_time: str, timeout: int = 30_000) -> int:
+    """`host` creates an online okey51 table of one round with `move_time` (seconds, as the
+    form's option), `guest` (signed in as `guest_name`) joins it from the lobby and, once
+    the host's page shows them, `host` starts it. Waits (at most `timeout` ms a step) until
+    both racks show. Returns the table id."""
+    from playwright.sync_api import expect
+
+    host.goto(base_url + "/")
+    host.select_option("select[name=ruleset]", "okey51")
+    host.check("input[name=mode][value=online]")
+    host.select_option("select[name=rounds]", "1")
+    host.select_option("select[name=move_time]", move_time)
+    host.locator("form.create-table button[type=submit]").click()
+    host.wait_for_url(re.compile(r"/table/\d+/$"))
+    table_id = int(re.search(r"/table/(\d+)/", host.url).group(1))
+    guest.goto(base_url + "/")
+    guest.locator(f"form[action='/table/{table_id}/join/'] button").click()
+    guest.wait_for_url(re.compile(rf"/table/{table_id}/$"))
+    expect(host.locator("#prestart-seats")).to_contain_text(guest_name, timeout=timeout)
+    host.click("#start-btn")
+    for page in (host, guest):
+        expect(page.locator("#rack .tile").first).to_be_visible(timeout=timeout)
+    return table_id

@@ -7,13 +7,12 @@ The network is cut with Playwright's `set_offline`: Chromium keeps the TCP conne
 passes no frame either way and answers no WebSocket ping (measured), like a network that
 is gone without a FIN. The server runs with the deployed daphne options (bench.stack)."""
 import json
-import re
 import time
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import base_env, register, serve, shot
+from tests.browser.conftest import base_env, register, serve, shot, start_online_match
 
 MOVE_TIME = "120"
 NOTICED_WITHIN = 10.0  # seconds from the cut to the others seeing the seat disconnected
@@ -63,21 +62,7 @@ def test_a_dropped_network_on_turn_is_noticed_and_the_computer_plays(browser, dr
         seen[name] = watch(pages[name])
         register(pages[name], url, name)
     host, guest = pages["cutoff"], pages["waiter"]
-    host.goto(url + "/")
-    host.select_option("select[name=ruleset]", "okey51")
-    host.check("input[name=mode][value=online]")
-    host.select_option("select[name=rounds]", "1")
-    host.select_option("select[name=move_time]", MOVE_TIME)
-    host.locator("form.create-table button[type=submit]").click()
-    host.wait_for_url(re.compile(r"/table/\d+/$"))
-    table_id = int(re.search(r"/table/(\d+)/", host.url).group(1))
-    guest.goto(url + "/")
-    guest.locator(f"form[action='/table/{table_id}/join/'] button").click()
-    guest.wait_for_url(re.compile(rf"/table/{table_id}/$"))
-    expect(host.locator("#prestart-seats")).to_contain_text("waiter", timeout=10_000)
-    host.click("#start-btn")
-    for page in pages.values():
-        expect(page.locator("#rack .tile").first).to_be_visible(timeout=20_000)
+    start_online_match(host, guest, "waiter", url, MOVE_TIME, timeout=20_000)
 
     def dealt(view):
         return view.get("turn") is not None and view.get("seat") is not None and view.get("rack")

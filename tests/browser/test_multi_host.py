@@ -26,7 +26,7 @@ import pytest
 from playwright.sync_api import expect
 
 from bench.stack import site_env
-from tests.browser.conftest import ARTIFACTS, register, shot
+from tests.browser.conftest import ARTIFACTS, register, shot, start_online_match
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -240,21 +240,7 @@ def test_a_match_through_nginx_finishes_on_the_other_host_when_one_dies(browser,
     assert favicon.status == 200 and favicon.headers["server"].startswith("nginx")
     assert favicon.body() == (ROOT / "static" / "favicon.svg").read_bytes()
 
-    host.goto(url + "/")
-    host.select_option("select[name=ruleset]", "okey51")
-    host.check("input[name=mode][value=online]")
-    host.select_option("select[name=rounds]", "1")
-    host.select_option("select[name=move_time]", "15")
-    host.locator("form.create-table button[type=submit]").click()
-    host.wait_for_url(re.compile(r"/table/\d+/$"))
-    table = int(re.search(r"/table/(\d+)/", host.url).group(1))
-    guest.goto(url + "/")
-    guest.locator(f"form[action='/table/{table}/join/'] button").click()
-    guest.wait_for_url(re.compile(rf"/table/{table}/$"))
-    expect(host.locator("#prestart-seats")).to_contain_text("southhost", timeout=15_000)
-    host.click("#start-btn")
-    for page in pages.values():
-        expect(page.locator("#rack .tile").first).to_be_visible(timeout=30_000)
+    table = start_online_match(host, guest, "southhost", url, "15")
 
     # one human move through nginx, then both players let the computer play their seats
     # (as after two timeouts) so that the round ends in seconds

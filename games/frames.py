@@ -19,11 +19,11 @@
 Every refusal is a `Refused`: a close code, or an error code of `games.errors`.
 """
 import json
-import re
 import time
 
 from games.engine import text_rules
 from games.engine.actions import FIELDS
+from games.engine.fairdeal import nesting_depth
 
 MAX_FRAME_CHARS = 16 * 1024
 MAX_DEPTH = 12  # the deepest legal frame (action > then > melds > meld > tile) is 5
@@ -34,9 +34,6 @@ ANSWERED_DROPS = 10  # dropped frames answered `rate_limited` in a spell; later 
 CLOSE_TOO_BIG = 1009
 CLOSE_BAD_DATA = 1007
 CLOSE_POLICY = 1008
-
-_SPECIAL = re.compile(r'["\\\[\]{}]')
-
 
 class Refused(Exception):
     """A refused client message: `close` (a WebSocket close code) or `code` (an error code
@@ -51,37 +48,6 @@ class Refused(Exception):
 def dumps(frame):
     """`frame` (dict) as compact JSON text (str), the form every frame a socket sends takes."""
     return json.dumps(frame, separators=(",", ":"))
-
-
-def nesting_depth(text, limit=MAX_DEPTH):
-    """The bracket nesting depth of JSON text `text` (str), strings skipped, counted without
-    recursion; the scan stops once it passes `limit`. Returns int: the depth (at most
-    limit + 1), or 0 when `text` has no more than `limit` brackets (it cannot be deeper)."""
-    if text.count("[") + text.count("{") <= limit:
-        return 0
-    depth = deepest = 0
-    in_string = False
-    skip = -1  # the position an escape consumes
-    for match in _SPECIAL.finditer(text):
-        pos, char = match.start(), match.group()
-        if pos == skip:
-            continue
-        if in_string:
-            if char == "\\":
-                skip = pos + 1
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-                if deepest > limit:
-                    return deepest
-        else:
-            depth -= 1
-    return deepest
 
 
 def _no_constant(name):
@@ -109,7 +75,7 @@ def decode(text_data=None, bytes_data=None):
         text_data.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate: no UTF-8 text carries one
         raise Refused(close=CLOSE_BAD_DATA) from None
-    if nesting_depth(text_data) > MAX_DEPTH:
+    if nesting_depth(text_data, MAX_DEPTH) > MAX_DEPTH:
         raise Refused("bad_frame")
     try:
         frame = json.loads(text_data, parse_constant=_no_constant)

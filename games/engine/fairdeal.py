@@ -621,26 +621,41 @@ class RecordError(ValueError):
         self.reason, self.detail = reason, detail
 
 
-def _nesting_fault(text: str) -> None:
-    # Counted on the text itself, before the JSON reader recurses into it: the depth of
-    # open arrays and objects, outside strings.
-    depth, in_string, escaped = 0, False, False
-    for ch in text:
+_JSON_SPECIAL = re.compile(r'["\\\[\]{}]')
+
+
+def nesting_depth(text: str, limit: int) -> int:
+    """The bracket nesting depth of JSON text `text` (str), strings skipped, counted on the
+    text itself so that a text too deep for the recursive JSON reader is refused before it
+    reads it; the scan stops once it passes `limit` (int). Returns int: the depth (at most
+    limit + 1), or 0 when `text` has no more than `limit` brackets (it cannot be deeper).
+    The site's one such scan: the socket's frame checks (games/frames.py) use it too, as
+    this module imports nothing of the project."""
+    if text.count("[") + text.count("{") <= limit:
+        return 0
+    depth = deepest = 0
+    in_string = False
+    skip = -1  # the position an escape consumes
+    for match in _JSON_SPECIAL.finditer(text):
+        pos, char = match.start(), match.group()
+        if pos == skip:
+            continue
         if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
+            if char == "\\":
+                skip = pos + 1
+            elif char == '"':
                 in_string = False
-        elif ch == '"':
+        elif char == '"':
             in_string = True
-        elif ch in "[{":
+        elif char in "[{":
             depth += 1
-            if depth > DEPTH_MAX:
-                raise RecordError("too_deep", f"arrays and objects nest {DEPTH_MAX} deep at most")
-        elif ch in "]}":
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    return deepest
+        else:
             depth -= 1
+    return deepest
 
 
 def _integer(digits: str) -> int:
@@ -676,7 +691,8 @@ def parse_record_text(text: str) -> object:
     ``parseRecordText`` reads the same way."""
     if not isinstance(text, str):
         raise RecordError("not_json", "a record is text")
-    _nesting_fault(text)
+    if nesting_depth(text, DEPTH_MAX) > DEPTH_MAX:
+        raise RecordError("too_deep", f"arrays and objects nest {DEPTH_MAX} deep at most")
     try:
         return json.loads(text, parse_int=_integer, parse_float=_fraction, parse_constant=_constant,
                           object_pairs_hook=_object)

@@ -450,14 +450,21 @@ class OkeyRuleset(Ruleset):
                 return i
         return None
 
-    def _add(self, turn: Turn, meld_id: int, tile: str) -> list[str]:
-        st, me = turn.st, turn.me
+    def _reach_meld(self, turn: Turn, meld_id: int, tile: str, pairs_may: bool) -> int | None:
+        # What an add and a swap check first, in this order: the tile leaves the actor's
+        # rack, the actor has opened (with pairs only where `pairs_may`); returns the meld's
+        # index in the table, None when there is no such meld.
+        me = turn.me
         self.take_from_rack(me["rack"], [tile])
         if me["opened"] == "no":
             raise Refused("not_opened")
-        if me["opened"] == "pairs" and not self.pairs_may_add:
+        if me["opened"] == "pairs" and not pairs_may:
             raise Refused("pairs_only")
-        i = self.find(st, meld_id)
+        return self.find(turn.st, meld_id)
+
+    def _add(self, turn: Turn, meld_id: int, tile: str) -> list[str]:
+        st = turn.st
+        i = self._reach_meld(turn, meld_id, tile, self.pairs_may_add)
         if i is None:
             raise Refused("cannot_add", "no such meld")
         entry = st["table"][i]
@@ -481,12 +488,7 @@ class OkeyRuleset(Ruleset):
     # ----- swap
     def _swap(self, turn: Turn, meld_id: int, tile: str) -> list[str]:
         st, me = turn.st, turn.me
-        self.take_from_rack(me["rack"], [tile])
-        if me["opened"] == "no":
-            raise Refused("not_opened")
-        if me["opened"] == "pairs" and not self.pairs_may_swap:
-            raise Refused("pairs_only")
-        i = self.find(st, meld_id)
+        i = self._reach_meld(turn, meld_id, tile, self.pairs_may_swap)
         face = None if tile == self.okey(st) else tile_face(tile, self.meld_rules, st["indicator"])
         if i is None or face is None:
             raise Refused("cannot_swap")

@@ -279,7 +279,9 @@ def pair_waiting(arena, now):
 
 
 def _seat(arena, users):
-    table = tables.seat_together(users, arena.ruleset, move_time=arena.move_time, players=arena.seats)
+    # the players' pages open the table once told: the deal waits for their seeds
+    table = tables.seat_together(users, arena.ruleset, move_time=arena.move_time, players=arena.seats,
+                                 seed_wait=round(settings.OKEY_ARENA_SEED_WAIT))
     ArenaTable.objects.create(arena=arena, table=table)
     tell_seated(arena.pk, table.pk, [user.pk for user in users])
     return table

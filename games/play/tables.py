@@ -88,7 +88,7 @@ def create_table(user, ruleset="okey51", options=None, mode=Table.Mode.ONLINE, m
     return table
 
 
-def seat_together(users, ruleset, move_time=None, players=None, bot_level="normal"):
+def seat_together(users, ruleset, move_time=None, players=None, bot_level="normal", seed_wait=0):
     """Create an online table with `users` (a list of 1 to `players` Users, none seated
     elsewhere by this call) already seated and start its match at once, computers
     (`bot_level`) in the free seats: what the site does when it seats players itself (an
@@ -96,7 +96,9 @@ def seat_together(users, ruleset, move_time=None, players=None, bot_level="norma
     faces them (RULES.md §6), the others fill the seats in order. It costs what the table
     needs and no more: no join versions nor their broadcasts, one lobby list. No creation
     limit applies. `ruleset`, `move_time` (seconds, 5-600) and `players` (seats) as for
-    `create_table`.
+    `create_table`; `seed_wait` (seconds, 0-600): the first deal waits that long at most
+    for every player's seed (their pages are not open yet: `games.play.seeding`), 0 deals
+    at once with the seeds of the connected players (none).
     Returns the Table, playing. Raises TableError("bad_options") (also for more users
     than seats)."""
     try:
@@ -106,12 +108,14 @@ def seat_together(users, ruleset, move_time=None, players=None, bot_level="norma
         raise TableError("bad_options") from None
     move_time = int(move_time or settings.OKEY_DEFAULT_MOVE_TIME)
     players = rules.default_seats if players is None else players
-    if players not in rules.seat_counts or not 5 <= move_time <= 600 or not 1 <= len(users) <= players:
+    seed_wait = int(seed_wait)
+    if (players not in rules.seat_counts or not 5 <= move_time <= 600 or not 1 <= len(users) <= players
+            or not 0 <= seed_wait <= 600):
         raise TableError("bad_options")
     with transaction.atomic():
         table = Table.objects.create(
             ruleset=ruleset, options=options, mode=Table.Mode.ONLINE, creator=users[0], players=players,
-            move_time=move_time, bot_level=bot_level, status=Table.Status.OPEN,
+            move_time=move_time, bot_level=bot_level, status=Table.Status.OPEN, seed_wait=seed_wait,
             # committed before the match starts and before any seat's seed (docs/fair-deals.md §10)
             **rounds.draw_chain(rounds.chain_length_of(ruleset, options, players)),
         )

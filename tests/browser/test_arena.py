@@ -111,6 +111,16 @@ a = Arena.objects.create(name="Four humans", ruleset="okey51", seats=4, minutes=
 print(json.dumps(a.pk))
 """
 
+# The first deal of the four's table: the client seeds it was dealt with ([] before the deal).
+SEEDS = """
+import json
+from games.arena.models import ArenaTable
+from games.models import Round
+link = ArenaTable.objects.get(arena_id={arena})
+dealt = Round.objects.filter(match__table_id=link.table_id, index=0, initial_position__isnull=False)
+print(json.dumps([list(seeds) for seeds in dealt.values_list("client_seeds", flat=True)]))
+"""
+
 # Once the four sit at their table: their move time drops to 1 s, so that two timeouts put
 # every seat on autoplay (RULES.md §6) and the computers finish the round at their test
 # speed; the arena's end comes 10 s from now, past its last pairing, so the match that
@@ -148,6 +158,14 @@ def test_four_humans_play_an_arena_match_watched_live_to_the_podium_and_badge(br
         for page in players:  # the sweep seats the four together; each page opens the table
             page.wait_for_url(f"{url}/table/*/", timeout=30_000)
         assert len({page.url for page in players}) == 1
+        # the table started before their pages opened it: its deal waited for the four seeds
+        for _ in range(20):
+            dealt = django(env, SEEDS.format(arena=arena))
+            if dealt:
+                break
+            players[0].wait_for_timeout(500)
+        [seeds] = dealt
+        assert len(seeds) == 4 and all(len(seed) == 32 for seed in seeds), seeds
         table = django(env, SHORTEN.format(arena=arena))
         assert players[0].url.endswith(f"/table/{table}/")
         assert players[0].evaluate("document.documentElement.scrollWidth") <= 390

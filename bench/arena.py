@@ -55,6 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--compare", type=int, default=20, help="tables seated the player's way (pairing)")
+    parser.add_argument("--seed-window", default="3", help="OKEY_SEED_WINDOW (pairing): 3, the site's default, "
+                        "seats the tables to wait for their players' seeds (dealt later, as the seeds arrive); "
+                        "0 deals every table inside the wave")
     parser.add_argument("--watchers", type=int, default=500, help="arena-page sockets (fanout)")
     parser.add_argument("--updates", type=int, default=10, help="standings updates measured (fanout)")
     parser.add_argument("--daphne", type=int, default=2, help="daphne processes (fanout)")
@@ -78,7 +81,7 @@ def pairing_costs(args) -> None:
     """The pairing part (see the module's head); prints its figures."""
     workdir = tempfile.mkdtemp(prefix="okeyarena-")
     database_url, drop_database = _prepare_database(os.environ.get("DATABASE_URL"), workdir)
-    os.environ.update({"DATABASE_URL": database_url, "SECRET_KEY": SECRET, "OKEY_SEED_WINDOW": "0",
+    os.environ.update({"DATABASE_URL": database_url, "SECRET_KEY": SECRET, "OKEY_SEED_WINDOW": args.seed_window,
                        "DJANGO_SETTINGS_MODULE": "okeysite.settings", "OKEY_EMBEDDED_WORKER": "0"})
     os.environ.pop("REDIS_URL", None)
     sys.path.insert(0, str(ROOT))
@@ -90,6 +93,7 @@ def pairing_costs(args) -> None:
         call_command("migrate", verbosity=0)
         from datetime import timedelta
 
+        from django.conf import settings
         from django.contrib.auth import get_user_model
         from django.urls import reverse
         from django.utils import timezone
@@ -113,16 +117,21 @@ def pairing_costs(args) -> None:
         read = [_cpu(lambda: service.waiting(arena, timezone.now()))[0] for _ in range(args.repeat)]
         reverse("table", args=[1])  # the URL map loads once per process: a worker that paired before has it
         old_ms, old_tables = _cpu(lambda: _seat_one_by_one(arena, users[:4 * args.compare]))
+        # the players' pages ping every few seconds: on a slow machine the steps above outlast OKEY_ARENA_AWAY
+        ArenaEntry.objects.filter(arena=arena).update(seen=timezone.now())
         wall = time.perf_counter()
         seat_ms, seated = _cpu(lambda: _seat_wave(arena, timezone.now()))
         wall = (time.perf_counter() - wall) * 1000
+        dealt = ("dealt in the wave (OKEY_SEED_WINDOW 0)" if float(args.seed_window) <= 0 else
+                 f"dealt later, as the players' seeds arrive (OKEY_SEED_WINDOW {args.seed_window}, "
+                 f"OKEY_ARENA_SEED_WAIT {settings.OKEY_ARENA_SEED_WAIT:g} s)")
         print(f"arena pairing · {django.db.connection.vendor} · {args.players} waiting players, 4-seat tables"
-              f" · load average {os.getloadavg()[0]:.1f}")
+              f" · first deals {dealt} · load average {os.getloadavg()[0]:.1f}")
         print(f"  decision (pairing.pair)        p50 {statistics.median(decide):7.1f}  max {max(decide):7.1f} ms CPU")
         print(f"  pool read (service.waiting)    p50 {statistics.median(read):7.1f}  max {max(read):7.1f} ms CPU")
         tables = max(1, seated // 4)
         print(f"  seating the wave               {seat_ms:7.1f} ms CPU ({wall:.0f} ms wall) for {seated} players: "
-              f"{tables} tables, {seat_ms / tables:.1f} ms a table (created seated, dealt, told; one transaction "
+              f"{tables} tables, {seat_ms / tables:.1f} ms a table (created seated, started, told; one transaction "
               f"under the arena's lock, as the sweep runs it, its after-commit sends included)")
         print(f"  same run, baseline: a table made as a player makes one (create, 3 joins, start), "
               f"{old_tables} tables   {old_ms / max(1, old_tables):7.1f} ms CPU a table")

@@ -3,6 +3,7 @@ an arena made by staff, see each other arrive in the standings without reloading
 seated together and taken to their table; when the arena is over, the page shows the
 podium and the winner's profile the badge. Nothing scrolls sideways at 390 px."""
 import json
+import re
 import subprocess
 import sys
 
@@ -198,3 +199,44 @@ def test_four_humans_play_an_arena_match_watched_live_to_the_podium_and_badge(br
         watcher_context.close()
         for context in contexts:
             context.close()
+
+
+SOON = """
+import json
+from datetime import timedelta
+from django.utils import timezone
+from games.arena.models import Arena
+a = Arena.objects.create(name="Soon arena", ruleset="okey17", seats=4, minutes=45,
+                         starts=timezone.now() + timedelta(minutes=3))
+print(json.dumps(a.pk))
+"""
+
+LONE_HUMAN = {  # the rules index's arena rules, in each language: alone with computers you place 1st
+    "en": "alone with computers, you place 1st",
+    "fr": "seul avec des ordinateurs, vous êtes 1er",
+    "es": "solo con ordenadores, quedas 1.º",
+    "tr": "bilgisayarlarla yalnızsanız 1. olursunuz",
+}
+
+
+def test_the_lobby_counts_down_to_the_next_arena_and_the_rules_say_a_lone_human_places_first(browser, arena_server):
+    url, env = arena_server
+    arena = django(env, SOON)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{url}/")
+        row = page.locator("#lobby-arenas li", has=page.locator(f"a[href='/arena/{arena}/']"))
+        countdown = row.locator(".countdown")
+        expect(countdown).to_have_text(re.compile(r"starts in [23]:\d\d"))
+        first = countdown.inner_text()
+        expect(countdown).not_to_have_text(first, timeout=3000)  # it ticks, no reload
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        shot(page, "arena-lobby-countdown-phone")
+        for language, words in LONE_HUMAN.items():
+            context.set_extra_http_headers({"Accept-Language": language})
+            page.goto(f"{url}/rules/")
+            expect(page.locator(".arena-rules")).to_contain_text(words)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        context.close()

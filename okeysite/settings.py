@@ -294,7 +294,7 @@ OKEY_SOLO_SEED_CAP = env_float("OKEY_SOLO_SEED_CAP", 120.0)
 # Arena tables start as soon as they are seated, before their players' pages are open: the
 # first deal waits at most this long for every player's seed (dealt as soon as all are in;
 # a page that has not sent one by then gives the empty seed, and the record says so).
-OKEY_ARENA_SEED_WAIT = env_float("OKEY_ARENA_SEED_WAIT", 10.0)
+OKEY_ARENA_SEED_WAIT = env_float("OKEY_ARENA_SEED_WAIT", 20.0)
 OKEY_DEFAULT_MOVE_TIME = int(env_float("OKEY_DEFAULT_MOVE_TIME", 30))  # RULES.md §6, D-16
 # "Play now": how long a quick-match table waits for other players before computers fill it.
 OKEY_QUICK_MATCH_WAIT = env_float("OKEY_QUICK_MATCH_WAIT", 20.0)

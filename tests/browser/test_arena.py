@@ -16,7 +16,9 @@ from tests.browser.conftest import ROOT, base_env, register, serve, shot
 @pytest.fixture(scope="module")
 def arena_server(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("arena")
-    env = base_env(DATABASE_URL=f"sqlite:///{workdir / 'db.sqlite3'}", OKEY_SWEEP_INTERVAL="1")
+    # a busy machine loads four pages slowly: the deal still comes as soon as their four seeds are in
+    env = base_env(DATABASE_URL=f"sqlite:///{workdir / 'db.sqlite3'}", OKEY_SWEEP_INTERVAL="1",
+                   OKEY_ARENA_SEED_WAIT="90")
     with serve(workdir, env, name="arena") as url:
         yield url, env
 
@@ -107,7 +109,7 @@ import json
 from datetime import timedelta
 from django.utils import timezone
 from games.arena.models import Arena
-a = Arena.objects.create(name="Four humans", ruleset="okey51", seats=4, minutes=45, move_time=5,
+a = Arena.objects.create(name="Four humans", ruleset="okey51", seats=4, minutes=45, move_time=30,
                          starts=timezone.now() - timedelta(minutes=1))
 print(json.dumps(a.pk))
 """
@@ -122,7 +124,7 @@ dealt = Round.objects.filter(match__table_id=link.table_id, index=0, initial_pos
 print(json.dumps([list(seeds) for seeds in dealt.values_list("client_seeds", flat=True)]))
 """
 
-# Once the four sit at their table: their move time drops to 1 s, so that two timeouts put
+# Once the four sit at their table and have each played a turn: their move time drops to 1 s, so that two timeouts put
 # every seat on autoplay (RULES.md §6) and the computers finish the round at their test
 # speed; the arena's end comes 10 s from now, past its last pairing, so the match that
 # runs over the end scores when it finishes.
@@ -167,6 +169,31 @@ def test_four_humans_play_an_arena_match_watched_live_to_the_podium_and_badge(br
             players[0].wait_for_timeout(500)
         [seeds] = dealt
         assert len(seeds) == 4 and all(len(seed) == 32 for seed in seeds), seeds
+        # each human plays their first turn on their own page: draw (unless they start with
+        # 15 tiles) and discard, and the turn passes on
+        played = set()
+        for _ in range(8):
+            if len(played) == 4:
+                break
+            mover = None
+            for _wait in range(100):
+                mover = next((k for k, page in enumerate(players) if k not in played
+                              and page.locator("#turn-status.my-turn").count()), None)
+                if mover is not None:
+                    break
+                players[0].wait_for_timeout(200)
+            assert mover is not None, "no human's turn came"
+            page, tiles = players[mover], players[mover].locator("#rack .tile")
+            if tiles.count() == 14:
+                page.click("#pile")
+                expect(tiles).to_have_count(15, timeout=10_000)
+            tiles.last.click()
+            expect(tiles.last).to_have_class(re.compile(r"\bselected\b"))
+            page.click("#discard-btn")
+            expect(tiles).to_have_count(14, timeout=10_000)
+            expect(page.locator("#turn-status.my-turn")).to_have_count(0, timeout=10_000)
+            played.add(mover)
+        assert played == {0, 1, 2, 3}
         table = django(env, SHORTEN.format(arena=arena))
         assert players[0].url.endswith(f"/table/{table}/")
         assert players[0].evaluate("document.documentElement.scrollWidth") <= 390

@@ -344,3 +344,27 @@ async def test_tables_seated_in_one_transaction_reach_the_lobby_in_one_list(make
     assert sorted(await table_ids(comm)) == sorted(made)
     assert await comm.receive_nothing(timeout=0.5)
     await comm.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_change_rolled_back_inside_the_transaction_does_not_swallow_the_next_ones_list(make_user):
+    from django.db import transaction
+
+    users = [await database_sync_to_async(make_user)(f"undo{k}") for k in range(2)]
+    comm, _tables = await open_lobby()
+
+    def undone_then_made():
+        with transaction.atomic():
+            try:
+                with transaction.atomic():
+                    tables.create_table(users[0], "okey51", {}, mode="online")  # its list is scheduled here
+                    raise RuntimeError("rolled back")
+            except RuntimeError:
+                pass
+            return tables.create_table(users[1], "okey51", {}, mode="online").pk
+
+    made = await database_sync_to_async(undone_then_made)()
+    assert await table_ids(comm) == [made]
+    assert await comm.receive_nothing(timeout=0.5)
+    await comm.disconnect()

@@ -1,7 +1,8 @@
 """Seeds given once per match (okeysite-shuffle-2, docs/fair-deals.md §10): the table's
 hash chain is committed at creation, each seat's seed arrives as it takes the seat, the
 first deal waits only for connected seats without one (a solo table for its player, a
-table the site seats itself for every player), and no later round waits at all; every round checks against the chain's tip."""
+table the site seats itself for every player), and no later round waits at all; every
+round checks against the chain's tip."""
 from datetime import timedelta
 
 import pytest

@@ -2,8 +2,11 @@
 
 ``--part pairing``: CPU time of the pairing decision (`games.arena.pairing.pair`) for N
 waiting players, of reading the waiting pool from the database (`service.waiting`, the
-rows the decision needs) and of seating the whole wave (`service.pair_waiting`: a table
-created, joined and dealt per group). It makes a throw-away database (`okeyarena_<pid>`,
+rows the decision needs) and of seating the whole wave (`service.pair_waiting`, in one
+transaction under the arena's lock as the sweep runs it: a table created with its players
+seated and dealt per group, after-commit sends included). Beside it, the same run seats
+--compare tables of 4 the way a player's table is made (create, 3 joins, start), the
+baseline of a table's cost on this machine now. It makes a throw-away database (`okeyarena_<pid>`,
 dropped at the end; SQLite in a temporary directory without DATABASE_URL), joins N players
 to one running okey51 arena of 4-seat tables, and prints p50 / max CPU ms over --repeat
 runs for each step. The seating step runs once (it changes the pool).
@@ -51,6 +54,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--part", choices=("all", "pairing", "fanout"), default="all")
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--compare", type=int, default=20, help="tables seated the player's way (pairing)")
+    parser.add_argument("--seed-window", default="3", help="OKEY_SEED_WINDOW (pairing): 3, the site's default, "
+                        "seats the tables to wait for their players' seeds (dealt later, as the seeds arrive); "
+                        "0 deals every table inside the wave")
     parser.add_argument("--watchers", type=int, default=500, help="arena-page sockets (fanout)")
     parser.add_argument("--updates", type=int, default=10, help="standings updates measured (fanout)")
     parser.add_argument("--daphne", type=int, default=2, help="daphne processes (fanout)")
@@ -74,7 +81,7 @@ def pairing_costs(args) -> None:
     """The pairing part (see the module's head); prints its figures."""
     workdir = tempfile.mkdtemp(prefix="okeyarena-")
     database_url, drop_database = _prepare_database(os.environ.get("DATABASE_URL"), workdir)
-    os.environ.update({"DATABASE_URL": database_url, "SECRET_KEY": SECRET, "OKEY_SEED_WINDOW": "0",
+    os.environ.update({"DATABASE_URL": database_url, "SECRET_KEY": SECRET, "OKEY_SEED_WINDOW": args.seed_window,
                        "DJANGO_SETTINGS_MODULE": "okeysite.settings", "OKEY_EMBEDDED_WORKER": "0"})
     os.environ.pop("REDIS_URL", None)
     sys.path.insert(0, str(ROOT))
@@ -86,7 +93,9 @@ def pairing_costs(args) -> None:
         call_command("migrate", verbosity=0)
         from datetime import timedelta
 
+        from django.conf import settings
         from django.contrib.auth import get_user_model
+        from django.urls import reverse
         from django.utils import timezone
 
         from games.arena import pairing, service
@@ -106,17 +115,65 @@ def pairing_costs(args) -> None:
                 for e in ArenaEntry.objects.filter(arena=arena)]
         decide = [_cpu(lambda: pairing.pair(pool, 4, 20))[0] for _ in range(args.repeat)]
         read = [_cpu(lambda: service.waiting(arena, timezone.now()))[0] for _ in range(args.repeat)]
-        seat_ms, seated = _cpu(lambda: service.pair_waiting(arena, timezone.now()))
-        print(f"arena pairing · {django.db.connection.vendor} · {args.players} waiting players, 4-seat tables")
+        reverse("table", args=[1])  # the URL map loads once per process: a worker that paired before has it
+        old_ms, old_tables = _cpu(lambda: _seat_one_by_one(arena, users[:4 * args.compare]))
+        # the players' pages ping every few seconds: on a slow machine the steps above outlast OKEY_ARENA_AWAY
+        ArenaEntry.objects.filter(arena=arena).update(seen=timezone.now())
+        wall = time.perf_counter()
+        seat_ms, seated = _cpu(lambda: _seat_wave(arena, timezone.now()))
+        wall = (time.perf_counter() - wall) * 1000
+        dealt = ("dealt in the wave (OKEY_SEED_WINDOW 0)" if float(args.seed_window) <= 0 else
+                 f"dealt later, as the players' seeds arrive (OKEY_SEED_WINDOW {args.seed_window}, "
+                 f"OKEY_ARENA_SEED_WAIT {settings.OKEY_ARENA_SEED_WAIT:g} s)")
+        print(f"arena pairing · {django.db.connection.vendor} · {args.players} waiting players, 4-seat tables"
+              f" · first deals {dealt} · load average {os.getloadavg()[0]:.1f}")
         print(f"  decision (pairing.pair)        p50 {statistics.median(decide):7.1f}  max {max(decide):7.1f} ms CPU")
         print(f"  pool read (service.waiting)    p50 {statistics.median(read):7.1f}  max {max(read):7.1f} ms CPU")
-        print(f"  seating the wave               {seat_ms:7.1f} ms CPU for {seated} players "
-              f"({seat_ms / max(1, seated // 4):.1f} ms a table: create, join, deal)")
+        tables = max(1, seated // 4)
+        print(f"  seating the wave               {seat_ms:7.1f} ms CPU ({wall:.0f} ms wall) for {seated} players: "
+              f"{tables} tables, {seat_ms / tables:.1f} ms a table (created seated, started, told; one transaction "
+              f"under the arena's lock, as the sweep runs it, its after-commit sends included)")
+        print(f"  same run, baseline: a table made as a player makes one (create, 3 joins, start), "
+              f"{old_tables} tables   {old_ms / max(1, old_tables):7.1f} ms CPU a table")
     finally:
         from django.db import connections
 
         connections.close_all()
         drop_database()
+
+
+def _seat_wave(arena, now):
+    """The sweep's pairing step for `arena`: pool, decision and seating in one transaction
+    under the arena's lock (`service.tick`). Returns the number of players seated."""
+    from django.db import transaction
+
+    from games.arena import service
+    from okeysite import db_locks
+
+    with transaction.atomic():
+        db_locks.hold("arena", arena.pk)
+        return service.pair_waiting(arena, now)
+
+
+def _seat_one_by_one(arena, users):
+    """Tables of 4 `users` made through the player's path (create, join, start), each step
+    its own transaction: the same run's comparison for the wave's seating. Their users
+    leave the pool: the arena's tables hold them. Returns the number of tables."""
+    from games.arena.models import ArenaTable
+    from games.models import Table
+    from games.play import commit, tables
+
+    count = 0
+    for k in range(0, len(users) - 3, 4):
+        table = tables.create_table(users[k], arena.ruleset, {}, mode=Table.Mode.ONLINE, move_time=arena.move_time,
+                                    players=4, limited=False)
+        ArenaTable.objects.create(arena=arena, table=table)
+        for user in users[k + 1:k + 4]:
+            tables.join_table(user, table.pk)
+        with commit.locked(table.pk) as write:
+            tables.start_locked(write)
+        count += 1
+    return count
 
 
 if __name__ == "__main__":

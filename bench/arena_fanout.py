@@ -3,6 +3,7 @@ module head of `bench.arena` says what is measured and how)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import statistics
 import sys
@@ -152,12 +153,62 @@ async def _run(args, stack, arena_id, entry_id, counters):
     return rows, one_queries, all_queries, quiet, after - before, ready[0], handed_ms[1:], len(retries)
 
 
+async def _bare(args, stack, size):
+    """The same run's floor: --watchers sockets of the bare-Channels app (`bench.live.bare_app`,
+    same daphne count and Redis layer, no database) in one group, and --updates frames of
+    `size` bytes group-sent to all of them, one every 1.2 s, each triggered by one of the
+    sockets. Returns per update the ms from the trigger to each socket's receipt."""
+    import websockets
+
+    ports = stack.ports(bare=True)
+    sockets = []
+    for k in range(args.watchers):  # the same waves as the arena pages
+        port = ports[k % len(ports)]
+        for attempt in range(6):
+            try:
+                sockets.append(await websockets.connect(f"ws://127.0.0.1:{port}/ws/bare/1/", origin=f"http://127.0.0.1:{port}",
+                                                        max_size=None, open_timeout=60, ping_interval=None))
+                break
+            except (websockets.exceptions.InvalidMessage, websockets.exceptions.InvalidStatus, OSError):
+                if attempt == 5:
+                    raise
+                await asyncio.sleep(0.5 * (attempt + 1))
+        if k % 25 == 24:
+            await asyncio.sleep(0.2)
+    await asyncio.sleep(2)
+    arrivals = {}
+
+    async def read(ws):
+        async for text in ws:
+            at = time.perf_counter()
+            if text.startswith('{"type": "snapshot"'):
+                arrivals.setdefault(text[:80].split('"id": "', 1)[1].split('"', 1)[0], []).append(at)
+
+    readers = [asyncio.ensure_future(read(ws)) for ws in sockets]
+    rows = []
+    for k in range(1, args.updates + 1):
+        frame_id = key = f"u{k}"
+        start = time.perf_counter()
+        await sockets[0].send(json.dumps({"type": "action", "id": frame_id, "version": 0, "size": size}))
+        deadline = time.monotonic() + 30
+        while len(arrivals.get(key, [])) < len(sockets) and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        rows.append([(at - start) * 1000 for at in arrivals.get(key, [])])
+        await asyncio.sleep(1.2)
+    for task in readers:
+        task.cancel()
+    await asyncio.gather(*readers, return_exceptions=True)
+    for ws in sockets:
+        await ws.close()
+    return rows
+
+
 def fanout(args) -> int:
     """Run the fan-out measurement and print its figures. Returns the exit code."""
     from bench.commit_cost import SECRET
 
     os.environ.setdefault("SECRET_KEY", SECRET)  # throw-away processes: production settings need one
-    stack = Stack(mode="scaled", db="postgres", daphnes=args.daphne, workers=0, bare=False)
+    stack = Stack(mode="scaled", db="postgres", daphnes=args.daphne, workers=0, bare=True)
     try:
         env = stack.prepare()
         env["OKEY_SWEEP_INTERVAL"] = "3600"  # no sweep of its own: this process triggers every update
@@ -175,7 +226,11 @@ def fanout(args) -> int:
             found = stack.pg_counters()
             return found["xact_commit"] if found else 0
 
+        load_before = os.getloadavg()[0]
         found = asyncio.run(_run(args, stack, arena_id, entry_id, counters))
+        load_product = os.getloadavg()[0]
+        bare_rows = asyncio.run(_bare(args, stack, frame_bytes))
+        load_bare = os.getloadavg()[0]
         rows, one_q, all_q, quiet, busy, extensions, handed, retried = found
         every = [ms for row in rows for ms in row]
         missing = sum(args.watchers - len(row) for row in rows)
@@ -188,6 +243,16 @@ def fanout(args) -> int:
         print(f"  all {len(rows)} updates: {len(every)} receipts ({missing} missing)  p50 "
               f"{statistics.median(every):7.1f}  p99 {_pct(every, 99):7.1f}  max {max(every):7.1f} ms "
               f"(goal: p99 <= 200 ms)")
+        bare = [ms for row in bare_rows for ms in row]
+        if bare:
+            print(f"  same run, baseline: bare Channels (bench/live/bare_app.py, same daphne count and Redis layer, "
+                  f"no database), a {frame_bytes / 1024:.1f} KiB frame group-sent to {args.watchers} sockets, "
+                  f"{len(bare_rows)} times: p50 {statistics.median(bare):7.1f}  p99 {_pct(bare, 99):7.1f}  "
+                  f"max {max(bare):7.1f} ms ({args.watchers * len(bare_rows) - len(bare)} missing); product/bare "
+                  f"p50 {statistics.median(every) / statistics.median(bare):.1f}x  "
+                  f"p99 {_pct(every, 99) / _pct(bare, 99):.1f}x")
+        print(f"  load average (1 min): {load_before:.1f} before, {load_product:.1f} after the product's updates, "
+              f"{load_bare:.1f} after the baseline's (2 cores)")
         print(f"  trigger -> frame built, committed and handed to the channel layer: p50 "
               f"{statistics.median(handed):6.1f}  max {max(handed):6.1f} ms (the rest is Redis, daphne, the sockets)")
         print(f"  queries to build one update: {one_q} with 1 watcher, {sorted(all_q)} with {args.watchers}")

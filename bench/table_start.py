@@ -6,13 +6,16 @@ up in headless chromium and, `--count` times, submits the lobby's create-table f
 okey51) in a fresh browser context (a cold cache) and times the click to the first tile of
 the rack, on the table page's own clock: from the form's submission (the navigation's
 start, the redirect included) to the first rack tile in the page; Playwright's own click
-to visible tile, which adds its polling, is printed beside it. `--latency MS` adds that
+to visible tile, which adds its polling, is printed beside it. After each table, the same
+run's baseline: a fresh context opens the rules page (a page of the same server with no
+table), timed to DOMContentLoaded. `--latency MS` adds that
 much to every request and socket frame (Chrome's network emulation). Prints each figure
 and the median and worst, in seconds. A figure, not a test:
 
     .venv/bin/python -m bench.table_start --count 5 [--latency 300]
 """
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -66,6 +69,18 @@ def create_and_time(browser, url, latency_ms, storage_state):
     return took, nav
 
 
+def page_load(browser, url, storage_state):
+    """The same run's baseline: a fresh context (cold cache) opens the rules page, a page of
+    the same server with no table, socket or deal. Returns seconds from the navigation's
+    start to DOMContentLoaded."""
+    context = browser.new_context(storage_state=storage_state)
+    page = context.new_page()
+    page.goto(url + "/rules/")
+    took = page.evaluate("performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd") / 1000
+    context.close()
+    return took
+
+
 def main(argv=None):
     """Run the bench (see the module doc); returns the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -82,7 +97,10 @@ def main(argv=None):
         page = browser.new_page()
         register(page, url, f"bench{int(time.time())}")
         state = page.context.storage_state()
-        figures = [create_and_time(browser, url, args.latency, state) for _ in range(args.count)]
+        figures, baseline = [], []
+        for _ in range(args.count):  # interleaved, so that both see the same load
+            figures.append(create_and_time(browser, url, args.latency, state))
+            baseline.append(page_load(browser, url, state))
         browser.close()
     for k, (took, marks) in enumerate(figures, 1):
         steps = ", ".join(f"{name} {ms / 1000:.3f}" for name, ms in sorted(marks.items(), key=lambda kv: kv[1]))
@@ -93,6 +111,9 @@ def main(argv=None):
     print(f"create -> rack shown: median {statistics.median(times):.3f} s, worst {max(times):.3f} s"
           f" (Playwright wall clock median {statistics.median(walls):.3f} s; latency +{args.latency} ms,"
           f" {args.count} tables, cold cache each)")
+    print(f"same run, baseline: a cold context opens the rules page (no table, no socket), to DOMContentLoaded:"
+          f" median {statistics.median(baseline):.3f} s, worst {max(baseline):.3f} s; load average"
+          f" {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     return 0
 
 

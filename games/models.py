@@ -75,6 +75,10 @@ class Table(models.Model):
     chain_tip = models.CharField(max_length=64, blank=True, default="")
     chain_seed = models.CharField(max_length=64, blank=True, default="")
     chain_length = models.PositiveSmallIntegerField(default=0)
+    # Seconds the first deal waits for every human seat's seed, connected or not, at a table
+    # the site seated itself (an arena's: its players' pages are still on their way, and a
+    # deal at once would hold no seed of theirs); 0: only connected seats are waited for.
+    seed_wait = models.PositiveSmallIntegerField(default=0)
     rematch_table = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     rematch_answers = models.JSONField(default=dict, blank=True)
     rematch_deadline = models.DateTimeField(null=True, blank=True)

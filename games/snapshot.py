@@ -186,7 +186,7 @@ _MOVES_AFTER = Prepared(lambda number, round_id: Move.objects.filter(number__gt=
                         .only(*MOVE_FIELDS).order_by("-number")[:history.LIMIT + 1])
 
 
-def view_for(game, table, seats, seat_index, moves=None):
+def view_for(game, table, seats, seat_index, moves=None, seeding=None):
     """The view of seat `seat_index` (None: a spectator) from loaded rows (docs/protocol.md
     §5): `api.view(position, seat)` plus version, deadline (epoch ms),
     deadline_kind, players (`players_info`), totals, table_id, status, mode, round_index,
@@ -199,7 +199,8 @@ def view_for(game, table, seats, seat_index, moves=None):
     the round is over), moves (the round's move history as this seat may see it,
     `history.public_moves`, when `moves` — the rows of `recent_moves` — are given) and, on
     assisted tables only, penalty_tiles for the viewer's own seat (`api.penalty_tiles`,
-    RULES.md §6). Never another seat's rack, never the pile."""
+    RULES.md §6). Never another seat's rack, never the pile. `seeding`: the seeding frame
+    if already read (every seat's view of a version shows the same one)."""
     rules = api.ruleset(table.ruleset)
     rnd, match = game.round, game.match
     if game.position is not None:
@@ -240,7 +241,7 @@ def view_for(game, table, seats, seat_index, moves=None):
     if rnd and rnd.is_over:
         view["round_end"] = round_end_frame(game, table, seats)
     if game.deadline_kind == Game.Deadline.SEED:  # the next round's commitment, before its deal
-        view["seeding"] = seeding_state.seeding_frame(game)
+        view["seeding"] = seeding if seeding is not None else seeding_state.seeding_frame(game)
     if moves is not None:
         dealt = (rnd.initial_position or {}) if rnd else {}
         view["moves"] = history.public_moves(moves, seat_index, dealt.get("pile") or ())
@@ -251,15 +252,18 @@ def version_views(game, table, seats, moves=None, public=True):
     """Every view of the game's current version, built once from loaded rows (one query,
     `recent_moves`, unless `moves` — its rows for the game's round — are given). Args:
     `game` (with its round and match), `table`, `seats` (in seat order, with their users),
-    `public` (False: nobody watches, no public view is built).
+    `public` (False: nobody watches, no public view is built); a seeding window's round
+    costs one more query.
     Returns (public view for spectators or None, {seat index: (user id,
     view)} for each seat a user sits in; a player who left the match watches, like
     `snapshot`, with the public view). Computers' names are in the active language
     (`localize` changes them)."""
     if moves is None:
         moves = recent_moves(game.round_id)
-    public = view_for(game, table, seats, None, moves) if public else None
-    own = {seat.index: (seat.user_id, view_for(game, table, seats, seat.index, moves))
+    # a seeding window's frame is the same in every view: its round is read once
+    seeding = seeding_state.seeding_frame(game) if game.deadline_kind == Game.Deadline.SEED else None
+    public = view_for(game, table, seats, None, moves, seeding) if public else None
+    own = {seat.index: (seat.user_id, view_for(game, table, seats, seat.index, moves, seeding))
            for seat in seats if seat.user_id and not seat.left}
     return public, own
 

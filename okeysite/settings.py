@@ -291,6 +291,10 @@ OKEY_LEFT_AFTER_TURNS = env_int("OKEY_LEFT_AFTER_TURNS", 3)
 # Solo tables (okeysite-shuffle-2, docs/fair-deals.md §10): the first deal waits for the
 # player's seed, at most this long (a page that never loads must not hold the table forever).
 OKEY_SOLO_SEED_CAP = env_float("OKEY_SOLO_SEED_CAP", 120.0)
+# Arena tables start as soon as they are seated, before their players' pages are open: the
+# first deal waits at most this long for every player's seed (dealt as soon as all are in;
+# a page that has not sent one by then gives the empty seed, and the record says so).
+OKEY_ARENA_SEED_WAIT = env_float("OKEY_ARENA_SEED_WAIT", 20.0)
 OKEY_DEFAULT_MOVE_TIME = int(env_float("OKEY_DEFAULT_MOVE_TIME", 30))  # RULES.md §6, D-16
 # "Play now": how long a quick-match table waits for other players before computers fill it.
 OKEY_QUICK_MATCH_WAIT = env_float("OKEY_QUICK_MATCH_WAIT", 20.0)

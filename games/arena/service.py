@@ -20,9 +20,8 @@ from games.arena import live, pairing, scoring
 from games.arena.models import Arena, ArenaEntry, ArenaSchedule, ArenaTable
 from games.arena.standings import entry_key
 from games.engine import api
-from games.errors import TableError
 from games.models import Connection, Seat, Table
-from games.play import commit, tables
+from games.play import tables
 from leaderboards.models import Rating
 from okeysite import db_locks, socket_groups
 
@@ -280,18 +279,11 @@ def pair_waiting(arena, now):
 
 
 def _seat(arena, users):
-    table = tables.create_table(users[0], arena.ruleset, {}, mode=Table.Mode.ONLINE, move_time=arena.move_time,
-                                players=arena.seats, limited=False)
+    # the players' pages open the table once told: the deal waits for their seeds
+    table = tables.seat_together(users, arena.ruleset, move_time=arena.move_time, players=arena.seats,
+                                 seed_wait=round(settings.OKEY_ARENA_SEED_WAIT))
     ArenaTable.objects.create(arena=arena, table=table)
-    for user in users[1:]:
-        try:
-            tables.join_table(user, table.pk)
-        except TableError:
-            log.warning("arena %s could not seat user %s at table %s", arena.pk, user.pk, table.pk)
-    with commit.locked(table.pk) as write:
-        tables.start_locked(write)
-    tell_seated(arena.pk, table.pk, Seat.objects.filter(table=table, user__isnull=False)
-                .values_list("user_id", flat=True))
+    tell_seated(arena.pk, table.pk, [user.pk for user in users])
     return table
 
 

@@ -143,7 +143,7 @@ class Write:
         if getattr(self, "_lobby_scheduled", False):
             return
         self._lobby_scheduled = True
-        transaction.on_commit(lobby.send_lobby)
+        lobby.changed()
 
     def open_seeding(self, deadline):
         """Open the seeding window of the next deal (`games.play.seeding`) until `deadline`

@@ -48,7 +48,13 @@ def send_lobby():
 
 
 def changed():
-    """The lists of tables changed: send them after commit (`send_lobby`), from code that
-    holds no game lock (e.g. a spectator arriving; a `commit.Write` has its own
-    `lobby_changed`, once per transaction). Returns None."""
+    """The lists of tables changed: send them after commit (`send_lobby`), once however
+    many changes the transaction holds (an arena's pairing seats many tables in one; a
+    spectator arriving, a `commit.Write`'s `lobby_changed`). Returns None."""
+    connection = transaction.get_connection()
+    # A send already waiting for this commit covers this change too: Django keeps an
+    # on_commit callback (savepoint ids, callback, robust) until a savepoint it was made in
+    # rolls back, and a savepoint still open then encloses this change as well.
+    if connection.in_atomic_block and any(func is send_lobby for _ids, func, *_robust in connection.run_on_commit):
+        return
     transaction.on_commit(send_lobby)

@@ -98,9 +98,10 @@ def seat_kinds(table):
     """Each seat's kind as the game record writes it (`records.player_entry`: a seat with
     a computer level is "computer", any other "human"), in seat order: shuffle-2 binds
     them into the deal."""
-    levels = dict(Seat.objects.filter(table=table).values_list("index", "bot_level"))
-    users = set(Seat.objects.filter(table=table, user__isnull=False).values_list("index", flat=True))
-    return ["computer" if levels.get(i) and i not in users else "human" for i in range(table.players)]
+    seats = {index: (level, user) for index, level, user in
+             Seat.objects.filter(table=table).values_list("index", "bot_level", "user_id")}
+    return ["computer" if seats.get(i, ("", None))[0] and seats[i][1] is None else "human"
+            for i in range(table.players)]
 
 
 def deal_round(game, table, match, index, client_seeds=None):

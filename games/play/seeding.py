@@ -5,7 +5,8 @@ public from the table's creation; each human seat's browser sends its client see
 the whole match as it takes the seat (`submit_seed` while the table is open, kept in
 `Seat.client_seed`). At the start (`start_match`) round 1 is dealt at once when every
 connected human seat has sent one; otherwise a short window (OKEY_SEED_WINDOW) lets those
-seats send theirs; a solo table waits for its player's seed (at most OKEY_SOLO_SEED_CAP). A
+seats send theirs; a solo table waits for its player's seed (at most OKEY_SOLO_SEED_CAP), a
+table the site seated itself for every player's (at most its `seed_wait`: an arena's). A
 computer, and a human that sent nothing and whose socket stayed closed, contribute "".
 Every later round is dealt at once from the same seeds, with no window.
 
@@ -60,10 +61,12 @@ def _solo(table):
 
 def _waiting(write, seeds):
     """Human seats whose seed the first deal of a chained match still waits for: at a solo
-    table its player, connected or not (the page may still be loading); elsewhere the
-    connected humans without one. `seeds`: per seat the canonical seed or None."""
+    table, or one the site seated itself (`Table.seed_wait`), every human, connected or not
+    (the page may still be loading); elsewhere the connected humans without one. `seeds`:
+    per seat the canonical seed or None."""
+    every = _solo(write.table) or write.table.seed_wait > 0
     return [s.index for s in write.seats if s.user_id is not None and seeds[s.index] is None
-            and (s.connected or _solo(write.table))]
+            and (s.connected or every)]
 
 
 def _begin_chained(write, rnd):
@@ -82,7 +85,10 @@ def _begin_chained(write, rnd):
         return
     rnd.client_seeds = seeds
     rnd.save(update_fields=["client_seeds"])
-    wait = max(window, settings.OKEY_SOLO_SEED_CAP) if _solo(table) else window
+    if _solo(table):
+        wait = max(window, settings.OKEY_SOLO_SEED_CAP)
+    else:
+        wait = table.seed_wait or window
     write.open_seeding(timezone.now() + timedelta(seconds=wait))
     commit.send_to_table(table, {"type": "table.seeding", "version": game.version,
                                  "seeding": seeding_state.seeding_frame(game, rnd)})

@@ -88,6 +88,50 @@ def create_table(user, ruleset="okey51", options=None, mode=Table.Mode.ONLINE, m
     return table
 
 
+def seat_together(users, ruleset, move_time=None, players=None, bot_level="normal", seed_wait=0):
+    """Create an online table with `users` (a list of 1 to `players` Users, none seated
+    elsewhere by this call) already seated and start its match at once, computers
+    (`bot_level`) in the free seats: what the site does when it seats players itself (an
+    arena's pairing). One transaction; the first user is the creator in seat 0, the second
+    faces them (RULES.md §6), the others fill the seats in order. It costs what the table
+    needs and no more: no join versions nor their broadcasts, one lobby list. No creation
+    limit applies. `ruleset`, `move_time` (seconds, 5-600) and `players` (seats) as for
+    `create_table`; `seed_wait` (seconds, 0-600): the first deal waits that long at most
+    for every player's seed (their pages are not open yet: `games.play.seeding`), 0 deals
+    at once with the seeds of the connected players (none).
+    Returns the Table, playing. Raises TableError("bad_options") (also for more users
+    than seats)."""
+    try:
+        rules = api.ruleset(ruleset)
+        options = rules.normalize_options({})
+    except (ValueError, KeyError, TypeError, NotImplementedError):
+        raise TableError("bad_options") from None
+    move_time = int(move_time or settings.OKEY_DEFAULT_MOVE_TIME)
+    players = rules.default_seats if players is None else players
+    seed_wait = int(seed_wait)
+    if (players not in rules.seat_counts or not 5 <= move_time <= 600 or not 1 <= len(users) <= players
+            or not 0 <= seed_wait <= 600):
+        raise TableError("bad_options")
+    with transaction.atomic():
+        table = Table.objects.create(
+            ruleset=ruleset, options=options, mode=Table.Mode.ONLINE, creator=users[0], players=players,
+            move_time=move_time, bot_level=bot_level, status=Table.Status.OPEN, seed_wait=seed_wait,
+            # committed before the match starts and before any seat's seed (docs/fair-deals.md §10)
+            **rounds.draw_chain(rounds.chain_length_of(ruleset, options, players)),
+        )
+        order = [0] + [i for i in _free_seat_order(table) if i != 0]
+        placed = dict(zip(order, users, strict=False))
+        Seat.objects.bulk_create([
+            Seat(table=table, index=index, user=placed.get(index), bot_level="" if index in placed else bot_level)
+            for index in range(players)
+        ])
+        Game.objects.create(table=table)
+        with commit.locked(table.pk) as write:
+            seeding.start_match(write)
+            write.lobby_changed()
+            return write.table
+
+
 def _check_creation_limit(user):
     # The user's row is locked so that two creations at once cannot both pass the count.
     get_user_model().objects.select_for_update().filter(pk=user.pk).first()

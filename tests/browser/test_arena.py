@@ -3,6 +3,7 @@ an arena made by staff, see each other arrive in the standings without reloading
 seated together and taken to their table; when the arena is over, the page shows the
 podium and the winner's profile the badge. Nothing scrolls sideways at 390 px."""
 import json
+import re
 import subprocess
 import sys
 
@@ -15,7 +16,9 @@ from tests.browser.conftest import ROOT, base_env, register, serve, shot
 @pytest.fixture(scope="module")
 def arena_server(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("arena")
-    env = base_env(DATABASE_URL=f"sqlite:///{workdir / 'db.sqlite3'}", OKEY_SWEEP_INTERVAL="1")
+    # a busy machine loads four pages slowly: the deal still comes as soon as their four seeds are in
+    env = base_env(DATABASE_URL=f"sqlite:///{workdir / 'db.sqlite3'}", OKEY_SWEEP_INTERVAL="1",
+                   OKEY_ARENA_SEED_WAIT="90")
     with serve(workdir, env, name="arena") as url:
         yield url, env
 
@@ -106,12 +109,22 @@ import json
 from datetime import timedelta
 from django.utils import timezone
 from games.arena.models import Arena
-a = Arena.objects.create(name="Four humans", ruleset="okey51", seats=4, minutes=45, move_time=5,
+a = Arena.objects.create(name="Four humans", ruleset="okey51", seats=4, minutes=45, move_time=30,
                          starts=timezone.now() - timedelta(minutes=1))
 print(json.dumps(a.pk))
 """
 
-# Once the four sit at their table: their move time drops to 1 s, so that two timeouts put
+# The first deal of the four's table: the client seeds it was dealt with ([] before the deal).
+SEEDS = """
+import json
+from games.arena.models import ArenaTable
+from games.models import Round
+link = ArenaTable.objects.get(arena_id={arena})
+dealt = Round.objects.filter(match__table_id=link.table_id, index=0, initial_position__isnull=False)
+print(json.dumps([list(seeds) for seeds in dealt.values_list("client_seeds", flat=True)]))
+"""
+
+# Once the four sit at their table and have each played a turn: their move time drops to 1 s, so that two timeouts put
 # every seat on autoplay (RULES.md §6) and the computers finish the round at their test
 # speed; the arena's end comes 10 s from now, past its last pairing, so the match that
 # runs over the end scores when it finishes.
@@ -148,6 +161,39 @@ def test_four_humans_play_an_arena_match_watched_live_to_the_podium_and_badge(br
         for page in players:  # the sweep seats the four together; each page opens the table
             page.wait_for_url(f"{url}/table/*/", timeout=30_000)
         assert len({page.url for page in players}) == 1
+        # the table started before their pages opened it: its deal waited for the four seeds
+        for _ in range(20):
+            dealt = django(env, SEEDS.format(arena=arena))
+            if dealt:
+                break
+            players[0].wait_for_timeout(500)
+        [seeds] = dealt
+        assert len(seeds) == 4 and all(len(seed) == 32 for seed in seeds), seeds
+        # each human plays their first turn on their own page: draw (unless they start with
+        # 15 tiles) and discard, and the turn passes on
+        played = set()
+        for _ in range(8):
+            if len(played) == 4:
+                break
+            mover = None
+            for _wait in range(100):
+                mover = next((k for k, page in enumerate(players) if k not in played
+                              and page.locator("#turn-status.my-turn").count()), None)
+                if mover is not None:
+                    break
+                players[0].wait_for_timeout(200)
+            assert mover is not None, "no human's turn came"
+            page, tiles = players[mover], players[mover].locator("#rack .tile")
+            if tiles.count() == 14:
+                page.click("#pile")
+                expect(tiles).to_have_count(15, timeout=10_000)
+            tiles.last.click()
+            expect(tiles.last).to_have_class(re.compile(r"\bselected\b"))
+            page.click("#discard-btn")
+            expect(tiles).to_have_count(14, timeout=10_000)
+            expect(page.locator("#turn-status.my-turn")).to_have_count(0, timeout=10_000)
+            played.add(mover)
+        assert played == {0, 1, 2, 3}
         table = django(env, SHORTEN.format(arena=arena))
         assert players[0].url.endswith(f"/table/{table}/")
         assert players[0].evaluate("document.documentElement.scrollWidth") <= 390
@@ -180,3 +226,44 @@ def test_four_humans_play_an_arena_match_watched_live_to_the_podium_and_badge(br
         watcher_context.close()
         for context in contexts:
             context.close()
+
+
+SOON = """
+import json
+from datetime import timedelta
+from django.utils import timezone
+from games.arena.models import Arena
+a = Arena.objects.create(name="Soon arena", ruleset="okey17", seats=4, minutes=45,
+                         starts=timezone.now() + timedelta(minutes=3))
+print(json.dumps(a.pk))
+"""
+
+LONE_HUMAN = {  # the rules index's arena rules, in each language: alone with computers you place 1st
+    "en": "alone with computers, you place 1st",
+    "fr": "seul avec des ordinateurs, vous êtes 1er",
+    "es": "solo con ordenadores, quedas 1.º",
+    "tr": "bilgisayarlarla yalnızsanız 1. olursunuz",
+}
+
+
+def test_the_lobby_counts_down_to_the_next_arena_and_the_rules_say_a_lone_human_places_first(browser, arena_server):
+    url, env = arena_server
+    arena = django(env, SOON)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{url}/")
+        row = page.locator("#lobby-arenas li", has=page.locator(f"a[href='/arena/{arena}/']"))
+        countdown = row.locator(".countdown")
+        expect(countdown).to_have_text(re.compile(r"starts in [23]:\d\d"))
+        first = countdown.inner_text()
+        expect(countdown).not_to_have_text(first, timeout=3000)  # it ticks, no reload
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        shot(page, "arena-lobby-countdown-phone")
+        for language, words in LONE_HUMAN.items():
+            context.set_extra_http_headers({"Accept-Language": language})
+            page.goto(f"{url}/rules/")
+            expect(page.locator(".arena-rules")).to_contain_text(words)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        context.close()

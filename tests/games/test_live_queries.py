@@ -66,3 +66,15 @@ def test_the_lobby_list_costs_the_same_queries_for_2_and_20_tables(make_user, bu
         more = build()
     assert len(open_tables()) == 20 and len(more) > len(listed)
     assert len(many) == len(few) <= 2, [q["sql"][:120] for q in many]
+
+
+def test_a_seeding_windows_views_read_its_round_once_whatever_the_number_of_seats(make_user, settings):
+    # the window opens at the start of a table whose players' pages are not open yet (an
+    # arena's): each of the four views shows the same seeding frame, read once
+    settings.OKEY_SEED_WINDOW = 3
+    users = [make_user(f"window{k}") for k in range(4)]
+    with CaptureQueriesContext(connection) as queries:
+        table = tables.seat_together(users, "okey51", seed_wait=20)
+    assert game_of(table).deadline_kind == Game.Deadline.SEED
+    round_reads = [q["sql"] for q in queries if q["sql"].startswith('SELECT "games_round"')]
+    assert len(round_reads) == 2, round_reads  # opening the round, the window's frame

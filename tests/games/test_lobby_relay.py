@@ -324,3 +324,47 @@ async def test_a_running_match_shows_its_round_once_the_seeding_window_dealt_it(
     frame = json.loads(await comm.receive_from(timeout=TIMEOUT))
     assert [t["round"] for t in frame["tables"] if t["id"] == table.pk] == [1]
     await comm.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_tables_seated_in_one_transaction_reach_the_lobby_in_one_list(make_user):
+    # an arena's pairing seats a whole wave under one transaction: the lobby hears of it
+    # once, with every table, not once per table
+    from django.db import transaction
+
+    users = [await database_sync_to_async(make_user)(f"wave{k}") for k in range(8)]
+    comm, _tables = await open_lobby()
+
+    def seat_wave():
+        with transaction.atomic():
+            return [tables.seat_together(users[k:k + 4], "okey51").pk for k in (0, 4)]
+
+    made = await database_sync_to_async(seat_wave)()
+    assert sorted(await table_ids(comm)) == sorted(made)
+    assert await comm.receive_nothing(timeout=0.5)
+    await comm.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_change_rolled_back_inside_the_transaction_does_not_swallow_the_next_ones_list(make_user):
+    from django.db import transaction
+
+    users = [await database_sync_to_async(make_user)(f"undo{k}") for k in range(2)]
+    comm, _tables = await open_lobby()
+
+    def undone_then_made():
+        with transaction.atomic():
+            try:
+                with transaction.atomic():
+                    tables.create_table(users[0], "okey51", {}, mode="online")  # its list is scheduled here
+                    raise RuntimeError("rolled back")
+            except RuntimeError:
+                pass
+            return tables.create_table(users[1], "okey51", {}, mode="online").pk
+
+    made = await database_sync_to_async(undone_then_made)()
+    assert await table_ids(comm) == [made]
+    assert await comm.receive_nothing(timeout=0.5)
+    await comm.disconnect()

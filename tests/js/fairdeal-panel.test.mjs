@@ -153,6 +153,37 @@ test("a chained table: the seed goes out at once for the whole match, after the 
   assert.deepEqual(match(storage), { seat: 0, chain_tip: TIP, client_seed: sent[0].seed, seeded: sent[0].seed });
 });
 
+test("a chained table: until the match starts the player may send a seed of their own in place of the browser's", () => {
+  const { root, ws, storage } = start();
+  ws().deliver({ type: "snapshot", version: 1, view: openView() });
+  const [auto] = ws().sent.filter((f) => f.type === "seed");
+  const box = q(root, "#fd-seed");
+  assert.equal(box.disabled, false);
+  assert.equal(q(root, "#fd-send").hidden, false);
+  box.value = "café";  // outside the seed grammar: refused here, nothing goes out
+  box.dispatch("input");
+  q(root, "#fd-send").click();
+  assert.equal(ws().sent.filter((f) => f.type === "seed").length, 1);
+  assert.match(q(root, "#fd-seed-state").textContent, /cannot be used/);
+  ws().deliver({ type: "snapshot", version: 2, view: openView() });  // another player sits down meanwhile
+  assert.equal(box.value, "café");  // what the player is typing stays
+  box.value = "  my lucky seed 42 ";
+  q(root, "#fd-send").click();
+  const sent = ws().sent.filter((f) => f.type === "seed");
+  assert.deepEqual(sent.at(-1), { type: "seed", id: "seed-1", round: 1, seed: "my lucky seed 42" });
+  assert.deepEqual(match(storage), { seat: 0, chain_tip: TIP, client_seed: "my lucky seed 42", seeded: null });
+  // the answer to the browser's first seed arrives late: it is not the seed kept
+  ws().deliver({ type: "seeded", id: "seed-1", round: 1, seed: auto.seed });
+  assert.equal(match(storage).seeded, null);
+  ws().deliver({ type: "seeded", id: "seed-1", round: 1, seed: "my lucky seed 42" });
+  assert.equal(match(storage).seeded, "my lucky seed 42");
+  // the match starts: the seed is fixed
+  ws().deliver({ type: "snapshot", version: 3, view: dealtView({ chain_tip: TIP }) });
+  assert.equal(q(root, "#fd-send").hidden, true);
+  assert.equal(box.disabled, true);
+  assert.equal(box.value, "my lucky seed 42");
+});
+
 test("a solo page that arrives in the start's window sends its seed at once", () => {
   const { ws, storage } = start();
   ws().deliver({ type: "snapshot", version: 1, view: seedingView(0, { chain_tip: TIP,

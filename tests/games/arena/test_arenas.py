@@ -9,7 +9,8 @@ from django.utils import timezone
 from games import tasks
 from games.arena import service
 from games.arena.models import Arena, ArenaEntry, ArenaSchedule, ArenaTable
-from games.models import Seat, Table
+from games.models import Game, Seat, Table
+from games.play import seeding
 from leaderboards.recording import rated_teams
 from tests.race import run_together
 
@@ -58,6 +59,21 @@ def test_waiting_players_are_seated_four_at_a_table_and_the_match_starts(players
     assert table.move_time == arena.move_time and table.players == 4
     assert service.tick()["seated"] == 0  # they are playing: nobody is seated twice
     assert service.current_table(players[0], arena.pk) == table.pk
+
+
+def test_an_arena_table_deals_once_its_players_pages_have_sent_their_seeds(players, settings):
+    settings.OKEY_SEED_WINDOW, settings.OKEY_ARENA_SEED_WAIT = 3, 10
+    arena = running(seats=2)
+    ana, ben = players[:2]
+    for user in (ana, ben):
+        service.join(user, arena.pk)
+    assert service.tick()["seated"] == 2
+    [(table, _names)] = seated_tables(arena)
+    game = Game.objects.get(table=table)
+    assert table.seed_wait == 10 and game.deadline_kind == "seed" and game.position is None
+    assert not seeding.submit_seed(ana, table.pk, 1, "ana's own").dealt
+    assert seeding.submit_seed(ben, table.pk, 1, "ben's own").dealt
+    assert Game.objects.select_related("round").get(table=table).round.client_seeds == ["ana's own", "ben's own"]
 
 
 def test_paused_and_absent_players_are_not_seated(players):

@@ -114,3 +114,19 @@ def test_the_rematch_seats_name_the_invited_players_and_their_answers(client, al
     # everyone answered: the match starts and the list of answers goes
     rematch.answer(bob, new.pk, True)
     assert snapshot(new.pk, bob)[1]["rematch_invited"] == []
+
+
+def test_a_rematch_commits_a_chain_of_its_own_before_anyone_sits_and_takes_fresh_seeds(alice, bob):
+    from games.engine import fairdeal
+    from games.play import seeding
+
+    old = finished(alice, bob)
+    new = rematch.offer(alice, old.pk)
+    assert len(new.chain_tip) == 64 and new.chain_tip != old.chain_tip  # a new match: a new chain
+    assert all(seat.client_seed is None for seat in Seat.objects.filter(table=new))  # the old seeds stay behind
+    assert seeding.submit_seed(alice, new.pk, 1, "alice again").ok
+    rematch.answer(bob, new.pk, True)
+    new.refresh_from_db()
+    game = new.game
+    assert game.round.chain_tip == new.chain_tip and fairdeal.chain_reaches(game.round.server_seed, 1, new.chain_tip)
+    assert "alice again" in game.round.client_seeds

@@ -1,7 +1,8 @@
 """Seeds given once per match (okeysite-shuffle-2, docs/fair-deals.md §10): the table's
 hash chain is committed at creation, each seat's seed arrives as it takes the seat, the
-first deal waits only for connected seats without one (a solo table for its player),
-and no later round waits at all; every round checks against the chain's tip."""
+first deal waits only for connected seats without one (a solo table for its player, a
+table the site seats itself for every player), and no later round waits at all; every
+round checks against the chain's tip."""
 from datetime import timedelta
 
 import pytest
@@ -135,6 +136,31 @@ def test_a_solo_table_whose_page_never_comes_is_dealt_at_the_cap(alice):
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     assert run_timer(game_of(table)) is True
     assert game_of(table).round.client_seeds == ["", "", "", ""]
+
+
+def test_a_table_the_site_seats_waits_for_every_players_seed_though_no_page_is_open_yet(alice, bob, carol):
+    # an arena's table starts as it is seated, before its players' pages connect: without
+    # the wait its first deal would hold none of their seeds
+    table = tables.seat_together([alice, bob, carol], "okey51", players=4, seed_wait=10)
+    game = game_of(table)
+    assert game.position is None and game.deadline_kind == "seed"
+    assert 8 <= (game.deadline - timezone.now()).total_seconds() <= 10
+    assert not seeding.submit_seed(alice, table.pk, 1, "alice's").dealt
+    assert not seeding.submit_seed(carol, table.pk, 1, "carol's").dealt  # bob's page is not open: still waited for
+    assert seeding.submit_seed(bob, table.pk, 1, "bob's").dealt  # the last human's seed deals at once
+    assert game_of(table).round.client_seeds == ["alice's", "carol's", "bob's", ""]
+    assert verified_round_one(table) == []
+
+
+def test_a_seated_player_whose_page_never_comes_gives_the_empty_seed_when_the_wait_ends(alice, bob):
+    table = tables.seat_together([alice, bob], "okey51", players=4, seed_wait=10)
+    seeding.submit_seed(alice, table.pk, 1, "alice's")
+    game = game_of(table)
+    assert game.position is None
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert run_timer(game_of(table)) is True
+    assert game_of(table).round.client_seeds == ["alice's", "", "", ""]
+    assert verified_round_one(table) == []
 
 
 def test_a_seed_leaving_with_its_player_is_not_dealt(alice, bob, carol):

@@ -63,6 +63,31 @@ def test_it_seats_the_second_human_face_to_face(alice, bob, carol):
     assert table.seats.filter(user__isnull=False).count() == 3
 
 
+def test_players_seated_together_start_at_once_face_to_face_with_computers_in_the_free_seats(alice, bob, carol):
+    table = tables.seat_together([alice, bob, carol], "okey51", move_time=40, players=4)
+    assert table.status == Table.Status.PLAYING and table.mode == Table.Mode.ONLINE and table.creator_id == alice.pk
+    seats = list(table.seats.order_by("index"))
+    # as the joins would seat them: the second faces the creator, the third takes the next seat
+    assert [s.user_id for s in seats] == [alice.pk, carol.pk, bob.pk, None]
+    assert [s.bot_level for s in seats] == ["", "", "", "normal"]
+    game = game_of(table)
+    assert game.version == 1  # one version, the deal: no join versions before it
+    rnd = game.round
+    assert rnd.algorithm == fairdeal.SHUFFLE_2 and rnd.chain_tip == table.chain_tip
+    assert fairdeal.chain_reaches(rnd.server_seed, 1, table.chain_tip)
+    assert api.ruleset("okey51").deal(table.options, stored_deal_seed(rnd, table), 4, 0) == game.position
+    assert table.move_time == 40 and game.deadline_kind == Game.Deadline.MOVE
+
+
+@pytest.mark.parametrize("count, players", [(0, 4), (5, 4), (3, 5)])
+def test_seating_more_players_than_seats_or_none_is_refused(make_user, count, players):
+    users = [make_user(f"p{k}") for k in range(count)]
+    before = Table.objects.count()
+    with pytest.raises(TableError) as refused:
+        tables.seat_together(users, "okey51", players=players)
+    assert refused.value.code == "bad_options" and Table.objects.count() == before
+
+
 def test_a_taken_seat_or_a_full_table_is_refused(alice, bob, carol, make_user):
     table = tables.create_table(alice, "okey51", {}, mode="online")
     tables.join_table(bob, table.pk, seat_index=1)

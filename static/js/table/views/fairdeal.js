@@ -11,8 +11,9 @@
 // the chain's tip from the table's creation. As soon as this browser holds a seat and has
 // seen the tip, it sends a fresh seed for the whole match (no wait: a solo table's deal
 // waits for it), and keeps the seed it sent and the server's `seeded` answer
-// (storage.js keepMatchSeed). Nothing it learns later rewrites them: a seed the record does
-// not hold makes Verify fail "your seed was not used".
+// (storage.js keepMatchSeed). Until the match starts the player may type a seed of their
+// own and Send it: it replaces the kept one. Nothing the server says later rewrites them: a
+// seed the record does not hold makes Verify fail "your seed was not used".
 import { clientSeed, normaliseClientSeed, parseRecordText, RecordError } from "../../fairdeal.js";
 import { canVerify, rememberSeen, seenFor, verifyInto } from "../../fairdeal-verify.js";
 import { _, fmt } from "../i18n.js";
@@ -120,11 +121,19 @@ export class FairDealPanel {
     const mine = seated(state);
     this.seedRow.hidden = !mine;
     const kept = mine ? keptMatchSeed(this.ctx.storage, state.tableId) : null;
-    if (kept && kept.chain_tip === v.chain_tip) this.seedInput.value = kept.client_seed;
-    this.seedInput.disabled = true;
-    this.sendBtn.hidden = true;
+    // until the match starts the player may put a seed of their own in place of the one sent
+    const editable = mine && !open && v.status === "open";
+    if (!editable) this.editing = false;
+    if (kept && kept.chain_tip === v.chain_tip && !this.editing) this.seedInput.value = kept.client_seed;
+    this.seedInput.disabled = !editable;
+    this.sendBtn.hidden = !editable;
     if (open) this.sent = open.round;  // the per-round window's sending stays off
-    this.seedState.textContent = kept && kept.seeded ? _("Sent: the server keeps this seed for every round of the match.") : "";
+    if (!this.editing || !editable) {
+      this.seedState.textContent = kept && kept.seeded
+        ? (editable ? _("Sent: the server keeps this seed for every round of the match. You may send one of your own instead until the match starts.")
+          : _("Sent: the server keeps this seed for every round of the match."))
+        : "";
+    }
     this.serverRow.hidden = true;
     this.verifyRow.hidden = true;
   }
@@ -217,8 +226,39 @@ export class FairDealPanel {
     if (now >= this.lastCallAt) this.send(state);
   }
 
+  /**
+   * The player's own seed for a chained match, typed in the box while the table is open
+   * (docs/fair-deals.md §10.2): normalised, sent, and kept in place of the one sent before,
+   * its answer still to come.
+   */
+  sendMatchSeed(state) {
+    const v = state.view;
+    let seed;
+    try {
+      seed = normaliseClientSeed(this.seedInput.value);
+      if (!seed) throw new RangeError("a client seed holds 1 character at least");
+    } catch {
+      this.seedState.textContent = _("That seed cannot be used: 1 to 128 characters from the keyboard's Latin letters A-Z and a-z, digits 0-9, spaces and ASCII punctuation.");
+      return;
+    }
+    if (!this.ctx.sendFrame({ type: "seed", id: seedFrameId(1), round: 1, seed })) {
+      this.seedState.textContent = _("Not connected. Reconnecting…");
+      return;
+    }
+    this.matchSentAt = Date.now();
+    this.editing = false;
+    this.seedInput.value = seed;
+    keepMatchSeed(this.ctx.storage, state.tableId, { seat: v.seat, chain_tip: v.chain_tip, client_seed: seed, seeded: null });
+    this.render(state);
+  }
+
   /** Send the seed in the box for the open window (normalised first, docs/fair-deals.md §2). */
   send(state) {
+    const v = state && state.view;
+    if (v && v.chain_tip && v.status === "open" && !state.seeding) {
+      if (seated(state)) this.sendMatchSeed(state);
+      return;
+    }
     const open = state && state.seeding;
     if (!open || this.sent === open.round || !seated(state)) return;
     let seed;
@@ -253,7 +293,9 @@ export class FairDealPanel {
     this.answer = answer;
     const kept = keptMatchSeed(this.ctx.storage, state.tableId);
     if (answer.ok) {
-      if (kept && answer.round === 1 && state.view && kept.chain_tip === state.view.chain_tip) {
+      // only the answer to the seed kept counts: an answer to one it replaced may come later
+      if (kept && answer.round === 1 && state.view && kept.chain_tip === state.view.chain_tip
+          && answer.seed === kept.client_seed) {
         keepMatchSeed(this.ctx.storage, state.tableId, { ...kept, seeded: answer.seed });
       }
       return;

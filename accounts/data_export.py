@@ -20,6 +20,7 @@ def _profile(user):
     from allauth.account.models import EmailAddress
 
     from accounts.guests import is_guest
+    from accounts.pictures import Picture
     from accounts.player_settings import PlayerSettings
 
     prefs = PlayerSettings.objects.filter(user=user).first()
@@ -31,6 +32,7 @@ def _profile(user):
         "first_name": user.first_name, "last_name": user.last_name,
         "date_joined": _when(user.date_joined), "last_login": _when(user.last_login),
         "guest": is_guest(user),
+        "picture": Picture.objects.filter(user=user).exists(),
         "settings": None if prefs is None else {
             "display_name": prefs.display_name, "language": prefs.language,
             "public_solo_records": prefs.public_solo_records, "table_defaults": prefs.table_defaults,

@@ -53,9 +53,10 @@ def computer_face(request):
 class PictureForm(forms.Form):
     """The settings page's upload: one image file (`accounts.pictures.reencode` checks it)."""
 
-    picture = forms.FileField(label=_("Your picture"), help_text=_("PNG, JPEG, WebP or GIF, at most 2 MB."),
-                              widget=forms.ClearableFileInput(attrs={"accept": "image/png,image/jpeg,image/webp,image/gif",
-                                                                     "data-max-bytes": MAX_UPLOAD_BYTES}))
+    picture = forms.FileField(
+        label=_("Your picture"), help_text=_("PNG, JPEG, WebP or GIF, at most 2 MB."),
+        widget=forms.ClearableFileInput(attrs={"accept": "image/png,image/jpeg,image/webp,image/gif",
+                                               "data-max-bytes": MAX_UPLOAD_BYTES}))
 
 
 @login_required

@@ -56,7 +56,8 @@ def face_svg(user_id):
 COMPUTER_SVG = (
     f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {SIZE} {SIZE}" width="{SIZE}" height="{SIZE}">'
     f'<rect width="{SIZE}" height="{SIZE}" rx="12" fill="#dde5ee"/>'
-    '<line x1="30" y1="6" x2="30" y2="14" stroke="#3d5a80" stroke-width="3"/><circle cx="30" cy="6" r="3" fill="#e07a5f"/>'
+    '<line x1="30" y1="6" x2="30" y2="14" stroke="#3d5a80" stroke-width="3"/>'
+    '<circle cx="30" cy="6" r="3" fill="#e07a5f"/>'
     '<rect x="10" y="14" width="40" height="32" rx="6" fill="#3d5a80"/>'
     '<rect x="18" y="23" width="8" height="8" fill="#98c1d9"/><rect x="34" y="23" width="8" height="8" fill="#98c1d9"/>'
     '<rect x="21" y="37" width="18" height="3" fill="#98c1d9"/>'

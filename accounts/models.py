@@ -2,5 +2,5 @@
 uploaded pictures."""
 from accounts.guests import Guest  # noqa: F401
 from accounts.moderation import Sanction  # noqa: F401
-from accounts.player_settings import PlayerSettings  # noqa: F401
 from accounts.pictures import Picture  # noqa: F401
+from accounts.player_settings import PlayerSettings  # noqa: F401

@@ -3,9 +3,10 @@
 What goes: the login (name, e-mail addresses, password, second factors), the settings,
 their uploaded picture, their friends and blocks, the chat lines they wrote (and their
 words copied into abuse reports), the reports they made, their sanctions, solo records,
-and every table nobody else played at. What stays: the finished games they played with other people, whose seats, scores and rating changes
-belong to the other players as much as to them. Those keep pointing at the same `User`
-row, emptied and deactivated under the name "deleted-<id>" and shown as "deleted player"
+and every table nobody else played at. What stays: the finished games they played with
+other people, whose seats, scores and rating changes belong to the other players as much
+as to them. Those keep pointing at the same `User` row, emptied and deactivated under
+the name "deleted-<id>" and shown as "deleted player"
 (`accounts.player_settings.display_name`); the other players' ratings are untouched, and
 a recomputation (`leaderboards.recording.recompute`) still finds every seat it rated.
 """

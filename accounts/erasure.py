@@ -52,6 +52,7 @@ def erase_user(user):
     from accounts.moderation import Sanction
     from accounts.pictures import Picture
     from accounts.player_settings import PlayerSettings
+    from accounts.relations import Block, Follow
     from games.chat.models import ChatMessage, ChatReport
     from games.models import Seat, Table
 
@@ -62,6 +63,8 @@ def erase_user(user):
             shared=Exists(others)).filter(shared=False).delete()
         _scrub_reports(user)
         erasing.send(sender=erase_user, user=user)
+        Follow.objects.filter(Q(follower=user) | Q(followed=user)).delete()
+        Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
         ChatMessage.objects.filter(user=user).delete()
         ChatReport.objects.filter(reporter=user).delete()
         if not (Seat.objects.filter(user=user).exists() or Table.objects.filter(creator=user).exists()):

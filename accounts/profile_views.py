@@ -12,6 +12,8 @@ from accounts.faces import face_url
 from accounts.pictures import Picture
 from accounts.player_settings import PlayerSettings, display_name
 from accounts.profile_forms import PlayerSettingsForm
+from accounts.relations import relation
+from games.forms import available_rulesets
 from games.models import RULESET_CHOICES, ArenaEntry
 from leaderboards.chart import rating_svg
 from leaderboards.models import Rating, SoloRecord
@@ -41,6 +43,8 @@ def player_profile(request, username):
         "player": user, "player_name": name, "own": own, "ratings": ratings, "stats": stats,
         "records": records, "chart": chart, "face": face_url(user.pk),
         "arena_wins": ArenaEntry.objects.filter(user=user, rank=1).count(),
+        "relation": relation(request.user, user) if request.user.is_authenticated and not own else None,
+        "rulesets": available_rulesets(),
     })
 
 

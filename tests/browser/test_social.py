@@ -223,9 +223,11 @@ def test_a_challenge_reaches_every_open_page_and_accepting_seats_both(players, s
     expect(accepted).to_contain_text("bob accepted your challenge")
     accepted.locator("a.button").click()
     page.wait_for_url(re.compile(table_path + "$"))
-    # both seated at the new table, each with a face at the seats
+    # both seated at the new table
     for who in (page, bob_lobby):
-        expect(who.locator("#table-app")).to_be_visible()
+        expect(who.locator("#conn-state")).to_have_text("", timeout=15000)
+        expect(who.locator("#prestart")).to_contain_text("alice")
+        expect(who.locator("#prestart")).to_contain_text("bob")
     shot(bob_lobby, "social-challenge-table-390")
     close_pages(alice)
     close_pages(bob)
@@ -263,6 +265,7 @@ def test_a_blocked_player_cannot_follow_challenge_or_chat(players, site):
     expect(page.locator("#friends-list .person")).to_have_count(0)
     # at the table they share, Alice's chat line is refused
     page.goto(site + SHARED["table"])
+    expect(page.locator("#conn-state")).to_have_text("", timeout=15000)  # the table's socket is open
     page.locator("#chat summary").click()
     page.fill("#chat-input", "hello bob")
     page.locator("#chat-send").click()

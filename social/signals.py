@@ -1,9 +1,11 @@
 """What the social app hears from the others: a new public table (its creator's followers
-are told) and an account being erased (its challenges, notifications and open pages go)."""
+are told), an account being erased (its challenges, notifications and open pages go) and
+a player's data being exported (their challenges and notifications go in)."""
 from django.db.models import Q
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
+from accounts.data_export import exporting
 from accounts.erasure import erasing
 from accounts.relations import Block, Follow
 from games.models import Table
@@ -31,3 +33,21 @@ def forget_erased(sender, user, **kwargs):
     Challenge.objects.filter(Q(challenger=user) | Q(challenged=user)).delete()
     Notification.objects.filter(Q(user=user) | Q(actor=user)).delete()
     PageSocket.objects.filter(user=user).delete()
+
+
+@receiver(exporting)
+def export_social(sender, user, **kwargs):
+    """The `user`'s challenges (made and received) and notifications for their data
+    download: {"challenges": [...], "notifications": [...]}."""
+    def when(value):
+        return value.isoformat() if value else None
+
+    made = Challenge.objects.filter(Q(challenger=user) | Q(challenged=user)).select_related("challenger", "challenged")
+    return {
+        "challenges": [{"from": c.challenger.get_username(), "to": c.challenged.get_username(), "ruleset": c.ruleset,
+                        "status": c.status, "table": c.table_id, "at": when(c.created), "answered": when(c.answered)}
+                       for c in made.order_by("pk")],
+        "notifications": [{"kind": n.kind, "about": n.actor.get_username() if n.actor_id else None,
+                           "table": n.table_id, "at": when(n.created), "read": n.read}
+                          for n in Notification.objects.filter(user=user).select_related("actor").order_by("pk")],
+    }

@@ -32,10 +32,14 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 HOOKS = """
 window.__notes = []; window.__asked = 0; window.__hidden = false;
 Object.defineProperty(document, "hidden", { get: () => window.__hidden, configurable: true });
-Object.defineProperty(document, "visibilityState", { get: () => window.__hidden ? "hidden" : "visible", configurable: true });
+Object.defineProperty(document, "visibilityState",
+  { get: () => window.__hidden ? "hidden" : "visible", configurable: true });
 if (window.Notification) {
   const Real = window.Notification;
-  const Recorded = function (title, options) { window.__notes.push({ title, tag: options && options.tag }); return { close() {} }; };
+  const Recorded = function (title, options) {
+    window.__notes.push({ title, tag: options && options.tag });
+    return { close() {} };
+  };
   Object.defineProperty(Recorded, "permission", { get: () => Real.permission });
   Recorded.requestPermission = (...a) => { window.__asked += 1; return Real.requestPermission(...a); };
   window.Notification = Recorded;
@@ -170,8 +174,9 @@ def test_presence_reaches_a_friends_lobby_within_one_second(players, site):
     row = person(bob_lobby, "alice")
     expect(row).to_have_attribute("data-state", "offline")
     bob_lobby.evaluate("""() => { window.__changes = [];
-      new MutationObserver(() => window.__changes.push([document.querySelector('#friends-list .person').dataset.state, Date.now()]))
-        .observe(document.getElementById('friends-list'), { attributes: true, subtree: true, attributeFilter: ['data-state'] }); }""")
+      const list = document.getElementById('friends-list');
+      new MutationObserver(() => window.__changes.push([list.querySelector('.person').dataset.state, Date.now()]))
+        .observe(list, { attributes: true, subtree: true, attributeFilter: ['data-state'] }); }""")
     delays = {}
     page = live_page(alice, site + "/rules/")
     expect(row).to_have_attribute("data-state", "online", timeout=5000)
@@ -313,7 +318,7 @@ def test_the_browser_asks_for_notifications_only_after_a_click(browser, site, pl
         button = page.locator("#allow-notifications")
         expect(button).to_have_text("Les afficher aussi en notifications du navigateur")
         assert page.evaluate("window.__asked") == 0
-        assert_fits(page, "#allow-notifications, .site-nav a")
+        assert_fits(page, "#allow-notifications, .site-nav > a, .site-nav button")
         shot(page, "social-notifications-fr-390")
         button.click()
         page.wait_for_function("() => window.__asked === 1")

@@ -22,6 +22,7 @@ from django.utils import translation
 from games.direct_dispatch import DirectDispatch
 from games.frames import dumps
 from games.heartbeat import HeartbeatMixin
+from games.play.presence import CAP_CLOSE_CODE
 from games.socket_scope import scope_language
 from okeysite import socket_groups
 from social import challenges, notifications, presence
@@ -49,7 +50,7 @@ class PageConsumer(DirectDispatch, HeartbeatMixin, AsyncWebsocketConsumer):
         await self.accept()
         if await database_sync_to_async(self._too_many)():
             await self.send(text_data=dumps({"type": "error", "code": "too_many_sockets"}))
-            await self.close(code=4429)
+            await self.close(code=CAP_CLOSE_CODE)
             return
         self.group = socket_groups.pages_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)

@@ -70,8 +70,9 @@ class PageConsumer(DirectDispatch, HeartbeatMixin, AsyncWebsocketConsumer):
 
     async def disconnect(self, code):
         if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            # the followers hear of it first; leaving the group can wait
             await database_sync_to_async(presence.page_closed)(self.channel_name)
+            await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
 
     async def heartbeat(self):

@@ -11,7 +11,6 @@ title and favicon, with a browser notification and a line in the list. Faces sho
 seats, in the lobby, on profiles and in the rankings. Nothing scrolls sideways at 390 px
 and the new buttons are at least 44 px high. Screenshots go to test-artifacts/."""
 import re
-import time
 import uuid
 
 import psycopg
@@ -195,10 +194,12 @@ def test_presence_reaches_a_friends_lobby_within_one_second(players, site):
     # a followed player's new public table is also in Bob's notifications
     expect(bob_lobby.locator("#social-live .note-table_started")).to_contain_text("alice opened a table of Okey 51.")
     shot(bob_lobby, "social-presence-lobby-390")
-    closed_at = time.time() * 1000
+    # her last page's socket closes (as when the page goes): offline
+    closed_at = page.evaluate("() => { const t = Date.now(); window.okeyPageSocket.close(); return t; }")
+    offline = bob_lobby.wait_for_function(
+        "(t) => (window.__changes.find(([state, at]) => state === 'offline' && at >= t) || [])[1]", arg=closed_at)
+    delays["offline"] = offline.json_value() - closed_at
     close_pages(alice)
-    expect(row).to_have_attribute("data-state", "offline", timeout=5000)
-    delays["offline"] = bob_lobby.evaluate("window.__changes.at(-1)[1]") - closed_at
     print("presence delays (ms):", delays)
     assert all(0 <= delay < 1000 for delay in delays.values()), delays
     close_pages(bob)
@@ -244,6 +245,8 @@ def test_declining_tells_the_challenger_only_declined(players, site):
     page = live_page(alice, site + "/players/bob/")
     page.select_option("#challenge-ruleset", "okey17")
     page.locator("#challenge-button").click()
+    expect(page.locator(".messages")).to_contain_text("Challenge sent to bob.")
+    page.wait_for_function("() => window.okeyPageSocket && window.okeyPageSocket.readyState === 1")
     box = bob_page.locator("#social-live .challenge-box")
     expect(box).to_contain_text("alice challenges you to a game of Okey 17.")
     box.locator(".challenge-decline").click()

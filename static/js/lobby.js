@@ -58,9 +58,7 @@ function facesCell(people, label) {
     if (p.avatar) {
       const img = document.createElement("img");
       img.className = "face face-small";
-      img.src = p.avatar;
-      img.alt = "";
-      img.width = img.height = 24;
+      for (const [k, v] of [["src", p.avatar], ["alt", ""], ["width", "24"], ["height", "24"]]) img.setAttribute(k, v);
       td.append(img);
     }
     td.append(String(p.name));

@@ -261,6 +261,8 @@ def test_a_blocked_player_cannot_follow_challenge_or_chat(players, site):
     alice, bob = players["alice"], players["bob"]
     # they still share the table of the accepted challenge
     bob_page = live_page(bob, site + "/players/alice/")
+    assert_fits(bob_page, "#relation-actions button, #relation-actions select")
+    shot(bob_page, "social-profile-390")
     bob_page.locator("#block-button").click()
     expect(bob_page.locator(".messages")).to_contain_text("You blocked alice.")
     page = live_page(alice, site + "/players/bob/")

@@ -17,7 +17,7 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.utils import translation
+from django.utils import timezone, translation
 
 from games.direct_dispatch import DirectDispatch
 from games.frames import dumps
@@ -57,7 +57,8 @@ class PageConsumer(DirectDispatch, HeartbeatMixin, AsyncWebsocketConsumer):
         await self.send(text_data=dumps(await database_sync_to_async(self._hello)(path)))
 
     def _too_many(self):
-        return PageSocket.objects.filter(user=self.user).count() >= MAX_PAGES
+        live = timezone.now() - presence.TTL
+        return PageSocket.objects.filter(user=self.user, seen__gte=live).count() >= MAX_PAGES
 
     def _hello(self, path):
         presence.page_opened(self.channel_name, self.user, path)

@@ -69,6 +69,8 @@ def page_opened(channel, user, path):
                                          table__status__in=LIVE).exists()
     with transaction.atomic():
         before = presence_of([user.pk])[user.pk]
+        # rows a dead process left behind count no more: the player's own go now
+        PageSocket.objects.filter(user=user, seen__lt=timezone.now() - TTL).delete()
         row, _created = PageSocket.objects.update_or_create(
             channel=channel, defaults={"user": user, "table_id": table_id, "seated": seated, "seen": timezone.now()})
         _publish(user, before)

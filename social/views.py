@@ -23,6 +23,7 @@ from social.models import Notification
 from social.notifications import LIST_LENGTH, item, loaded, notify, push
 
 YOUR_TURN_AGAIN = 60  # seconds before a second "your turn" line for the same table
+KEEP = timedelta(days=30)  # older notifications go when the player opens the list
 
 
 def _back(request, fallback):
@@ -120,7 +121,9 @@ def challenge_answer(request, challenge_id, answer):
 @require_GET
 def notification_list(request):
     """`/notifications/`: the viewer's last LIST_LENGTH notifications, newest first; seeing
-    the list marks them read (the pages' counters go to 0)."""
+    the list marks them read (the pages' counters go to 0) and removes those older than
+    KEEP."""
+    Notification.objects.filter(user=request.user, created__lt=timezone.now() - KEEP).delete()
     notes = list(loaded(Notification.objects.filter(user=request.user))[:LIST_LENGTH])
     rows = [{**item(note), "when": note.created} for note in notes]
     if Notification.objects.filter(user=request.user, read=False).update(read=True):

@@ -110,7 +110,7 @@ function handle(frame) {
       setUnread(frame.unread);
       const item = frame.notification;
       if (item.challenge) challengeBox(item);
-      else toast(item.text, item.url, `note-${item.kind}`);
+      else if (!(item.kind === "your_turn" && item.url === location.pathname)) toast(item.text, item.url, `note-${item.kind}`);
       const tag = item.kind === "your_turn" ? `okey-turn-${item.url}` : `okey-note-${item.id}`;
       browserNotice(item.text, tag, item.url);
       break;

@@ -151,3 +151,16 @@ def test_staff_remove_a_picture_from_the_admin(client, alice, staff):
     response = client.post(f"/admin/accounts/picture/{picture.pk}/delete/", {"post": "yes"})
     assert response.status_code == 302
     assert not Picture.objects.filter(user=alice).exists()
+
+
+def test_the_table_view_puts_a_face_on_every_player_entry(alice, bob):
+    from games.play import tables
+    from games.snapshot import snapshot
+
+    table = tables.create_table(alice, "okey51", {"rounds": 1}, mode="online", players=3)
+    tables.join_table(bob, table.pk)
+    _version, view, _seat = snapshot(table.pk, alice)
+    assert [p["avatar"] for p in view["players"]] == [f"/faces/{alice.pk}/", f"/faces/{bob.pk}/", None]
+    tables.start_match(alice, table.pk)  # the free seat gets a computer
+    _version, view, _seat = snapshot(table.pk, alice)
+    assert [p["avatar"] for p in view["players"]] == [f"/faces/{alice.pk}/", f"/faces/{bob.pk}/", "/faces/computer/"]

@@ -20,6 +20,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone, translation
 
 from games.direct_dispatch import DirectDispatch
+from games.errors import error_message
 from games.frames import dumps
 from games.heartbeat import HeartbeatMixin
 from games.play.presence import CAP_CLOSE_CODE
@@ -48,19 +49,26 @@ class PageConsumer(DirectDispatch, HeartbeatMixin, AsyncWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         path = (query.get("path") or ["/"])[0][:300]
         await self.accept()
-        if await database_sync_to_async(self._too_many)():
-            await self.send(text_data=dumps({"type": "error", "code": "too_many_sockets"}))
-            await self.close(code=CAP_CLOSE_CODE)
-            return
+        # In the group before the challenges are read, so one made meanwhile still comes;
+        # then one trip to the database thread, which every page load of the process shares.
         self.group = socket_groups.pages_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.send(text_data=dumps(await database_sync_to_async(self._hello)(path)))
-
-    def _too_many(self):
-        live = timezone.now() - presence.TTL
-        return PageSocket.objects.filter(user=self.user, seen__gte=live).count() >= MAX_PAGES
+        hello = await database_sync_to_async(self._hello)(path)
+        if hello is None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
+            with translation.override(self.language):
+                message = error_message("too_many_sockets")
+            await self.send(text_data=dumps({"type": "error", "code": "too_many_sockets", "message": message}))
+            await self.close(code=CAP_CLOSE_CODE)
+            return
+        await self.send(text_data=dumps(hello))
 
     def _hello(self, path):
+        # None past MAX_PAGES live pages of the player, else the hello frame
+        live = timezone.now() - presence.TTL
+        if PageSocket.objects.filter(user=self.user, seen__gte=live).count() >= MAX_PAGES:
+            return None
         presence.page_opened(self.channel_name, self.user, path)
         challenges.expire_old()
         waiting = notifications.loaded(Notification.objects.filter(

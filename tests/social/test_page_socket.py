@@ -107,3 +107,20 @@ async def test_a_challenge_reaches_every_open_page_in_its_language_and_closes_ev
     assert accepted["text"] == "bob accepted your challenge: the table is ready."
     for comm in (french, turkish, late, alice_page):
         await comm.disconnect()
+
+
+async def test_a_page_past_30_open_pages_is_refused_and_the_others_keep_theirs(alice, session_cookie):
+    from django.utils import timezone
+
+    from social.models import PageSocket
+
+    await database_sync_to_async(PageSocket.objects.bulk_create)(
+        [PageSocket(channel=f"other-{n}", user=alice, seen=timezone.now()) for n in range(30)])
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"),
+               (b"cookie", await database_sync_to_async(session_cookie)(alice))]
+    comm = WebsocketCommunicator(APP, "/ws/me/?path=/", headers=headers)
+    assert (await comm.connect(timeout=TIMEOUT))[0]
+    refused = json.loads(await comm.receive_from(timeout=TIMEOUT))
+    assert refused["code"] == "too_many_sockets" and refused["message"].startswith("Too many open connections")
+    assert (await comm.receive_output(timeout=TIMEOUT)) == {"type": "websocket.close", "code": 4429}
+    assert await database_sync_to_async(PageSocket.objects.filter(user=alice).count)() == 30

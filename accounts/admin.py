@@ -1,16 +1,18 @@
 """Moderation in the Django admin: users (search, suspend, ban, mute, lift; their matches,
 sanctions and reports) and player settings. The table chat's lines and reports have their
-admin pages with the chat (`games.chat.admin`)."""
+admin pages with the chat (`games.chat.admin`). Uploaded pictures: seen and removed by staff."""
 from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.urls import reverse
-from django.utils.html import format_html_join
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin_actions import reason_action
+from accounts.faces import face_url
 from accounts.moderation import Sanction, active_suspension, lift, sanction
+from accounts.pictures import Picture
 from accounts.player_settings import PlayerSettings
 from games.chat.models import ChatReport
 from games.models import Match
@@ -111,3 +113,24 @@ class SanctionAdmin(admin.ModelAdmin):
 class PlayerSettingsAdmin(admin.ModelAdmin):
     list_display = ("user", "display_name", "language", "public_solo_records")
     search_fields = ("user__username", "display_name")
+
+
+@admin.register(Picture)
+class PictureAdmin(admin.ModelAdmin):
+    """Uploaded pictures: staff see each one and remove any (the player's generated face
+    shows again); nobody uploads here."""
+
+    list_display = ("user", "preview", "uploaded")
+    search_fields = ("user__username",)
+    fields = ("user", "preview", "uploaded")
+    readonly_fields = fields
+
+    @admin.display(description=_("picture"))
+    def preview(self, picture):
+        return format_html('<img src="{}" width="64" height="64" alt="">', face_url(picture.user_id))
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

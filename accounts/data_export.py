@@ -1,15 +1,21 @@
 """Everything stored about one player, as one JSON-ready dict (their "download my data").
 
 Holds the profile (names, e-mail addresses, settings), ratings and rating changes, every
-match they sat at with their seat, the players, the scores and, for each round, the moves
-their own seat made, solo records, the chat lines they wrote, the abuse reports they made
-and the sanctions on their account. Other players' hidden tiles are not theirs to export:
-a round's deal and positions are left out (the replay page shows them to anyone once the
-round is over).
+match they sat at with their seat, the players, the scores and, for each round, the
+moves their own seat made, solo records, the chat lines they wrote, the abuse reports
+they made and the sanctions on their account, whom they follow, who follows them and
+whom they blocked, whether they uploaded a picture, their challenges and notifications.
+Other players' hidden tiles are not theirs to export: a round's deal and positions are
+left out (the replay page shows them to anyone once the round is over).
 """
+from django.dispatch import Signal
 from django.utils import timezone
 
 EXPORT_VERSION = 1
+
+# Sent with `user` while their data is gathered; each receiver returns a dict of sections
+# to add (the apps above accounts: challenges and notifications).
+exporting = Signal()
 
 
 def _when(value):
@@ -20,6 +26,7 @@ def _profile(user):
     from allauth.account.models import EmailAddress
 
     from accounts.guests import is_guest
+    from accounts.pictures import Picture
     from accounts.player_settings import PlayerSettings
 
     prefs = PlayerSettings.objects.filter(user=user).first()
@@ -31,6 +38,7 @@ def _profile(user):
         "first_name": user.first_name, "last_name": user.last_name,
         "date_joined": _when(user.date_joined), "last_login": _when(user.last_login),
         "guest": is_guest(user),
+        "picture": Picture.objects.filter(user=user).exists(),
         "settings": None if prefs is None else {
             "display_name": prefs.display_name, "language": prefs.language,
             "public_solo_records": prefs.public_solo_records, "table_defaults": prefs.table_defaults,
@@ -76,12 +84,15 @@ def _matches(user):
 def export_user(user):
     """Everything stored about `user` (a User): a dict of plain JSON values,
     {"format", "exported", "profile", "ratings", "rating_changes", "matches",
-    "solo_records", "chat_lines", "reports_made", "sanctions"} (times as ISO 8601 strings)."""
+    "solo_records", "chat_lines", "reports_made", "sanctions", "following", "followers",
+    "blocked"} and the sections the apps above accounts add through `exporting` (the
+    challenges and notifications, `social`), times as ISO 8601 strings."""
     from accounts.moderation import Sanction
+    from accounts.relations import Block, Follow
     from games.chat.models import ChatMessage, ChatReport
     from leaderboards.models import Rating, RatingChange, SoloRecord
 
-    return {
+    data = {
         "format": f"okeysite-player-data-{EXPORT_VERSION}",
         "exported": _when(timezone.now()),
         "profile": _profile(user),
@@ -102,4 +113,13 @@ def export_user(user):
                          for r in ChatReport.objects.filter(reporter=user).select_related("reported").order_by("pk")],
         "sanctions": [{"kind": s.kind, "reason": s.reason, "until": _when(s.until), "at": _when(s.created),
                        "lifted": _when(s.lifted)} for s in Sanction.objects.filter(user=user).order_by("pk")],
+        "following": [{"player": f.followed.get_username(), "since": _when(f.created)}
+                      for f in Follow.objects.filter(follower=user).select_related("followed").order_by("pk")],
+        "followers": [{"player": f.follower.get_username(), "since": _when(f.created)}
+                      for f in Follow.objects.filter(followed=user).select_related("follower").order_by("pk")],
+        "blocked": [{"player": b.blocked.get_username(), "since": _when(b.created)}
+                    for b in Block.objects.filter(blocker=user).select_related("blocked").order_by("pk")],
     }
+    for _receiver, section in exporting.send(sender=export_user, user=user):
+        data.update(section or {})
+    return data

@@ -1,19 +1,25 @@
 """Deleting a player's account (their own choice, or a guest's clean-up).
 
 What goes: the login (name, e-mail addresses, password, second factors), the settings,
-the chat lines they wrote (and their words copied into abuse reports), the reports they
-made, their sanctions, solo records, and every table nobody else played at. What stays:
-the finished games they played with other people, whose seats, scores and rating changes
-belong to the other players as much as to them. Those keep pointing at the same `User`
-row, emptied and deactivated under the name "deleted-<id>" and shown as "deleted player"
+their uploaded picture, their friends and blocks, the chat lines they wrote (and their
+words copied into abuse reports), the reports they made, their sanctions, solo records,
+and every table nobody else played at. What stays: the finished games they played with
+other people, whose seats, scores and rating changes belong to the other players as much
+as to them. Those keep pointing at the same `User` row, emptied and deactivated under
+the name "deleted-<id>" and shown as "deleted player"
 (`accounts.player_settings.display_name`); the other players' ratings are untouched, and
 a recomputation (`leaderboards.recording.recompute`) still finds every seat it rated.
 """
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
+from django.dispatch import Signal
 
 DELETED_PREFIX = "deleted-"
+
+# Sent inside the erasing transaction with `user` (the row about to be emptied or
+# deleted): apps above accounts (friends, notifications) remove what they hold of them.
+erasing = Signal()
 
 
 def is_erased(user):
@@ -44,7 +50,9 @@ def erase_user(user):
 
     from accounts.guests import Guest
     from accounts.moderation import Sanction
+    from accounts.pictures import Picture
     from accounts.player_settings import PlayerSettings
+    from accounts.relations import Block, Follow
     from games.chat.models import ChatMessage, ChatReport
     from games.models import Seat, Table
 
@@ -54,6 +62,9 @@ def erase_user(user):
         Table.objects.filter(Q(creator=user) | Q(seats__user=user)).annotate(
             shared=Exists(others)).filter(shared=False).delete()
         _scrub_reports(user)
+        erasing.send(sender=erase_user, user=user)
+        Follow.objects.filter(Q(follower=user) | Q(followed=user)).delete()
+        Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
         ChatMessage.objects.filter(user=user).delete()
         ChatReport.objects.filter(reporter=user).delete()
         if not (Seat.objects.filter(user=user).exists() or Table.objects.filter(creator=user).exists()):
@@ -62,7 +73,7 @@ def erase_user(user):
         from leaderboards.models import SoloRecord
 
         SoloRecord.objects.filter(user=user).delete()
-        for model in (EmailAddress, Authenticator, PlayerSettings, Guest, Sanction):
+        for model in (EmailAddress, Authenticator, PlayerSettings, Guest, Sanction, Picture):
             model.objects.filter(user=user).delete()
         user.username = f"{DELETED_PREFIX}{user.pk}"
         user.email = user.first_name = user.last_name = ""

@@ -7,8 +7,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from accounts.face_views import PictureForm
+from accounts.faces import face_url
+from accounts.pictures import Picture
 from accounts.player_settings import PlayerSettings, display_name
 from accounts.profile_forms import PlayerSettingsForm
+from accounts.relations import relation
+from games.forms import available_rulesets
 from games.models import RULESET_CHOICES, ArenaEntry
 from leaderboards.chart import rating_svg
 from leaderboards.models import Rating, SoloRecord
@@ -36,8 +41,10 @@ def player_profile(request, username):
     chart = rating_svg(rating_series(user), title=_("Rating of %(name)s over time") % {"name": name})
     return render(request, "accounts/profile_public.html", {
         "player": user, "player_name": name, "own": own, "ratings": ratings, "stats": stats,
-        "records": records, "chart": chart,
+        "records": records, "chart": chart, "face": face_url(user.pk),
         "arena_wins": ArenaEntry.objects.filter(user=user, rank=1).count(),
+        "relation": relation(request.user, user) if request.user.is_authenticated and not own else None,
+        "rulesets": available_rulesets(),
     })
 
 
@@ -62,4 +69,6 @@ def player_settings(request):
                                 max_age=settings.LANGUAGE_COOKIE_AGE, samesite="Lax")
         messages.success(request, _("Your settings are saved."))
         return response
-    return render(request, "accounts/profile_settings.html", {"form": form})
+    return render(request, "accounts/profile_settings.html", {
+        "form": form, "picture_form": PictureForm(), "face": face_url(request.user.pk),
+        "has_picture": Picture.objects.filter(user=request.user).exists()})

@@ -18,6 +18,7 @@ from django.db.models import Count, F, Q
 from django.utils import translation
 from django.utils.translation import gettext
 
+from accounts.faces import computer_face_url, face_url
 from accounts.player_settings import display_name
 from games import history, results, seeding_state
 from games.engine import api
@@ -47,20 +48,22 @@ def players_info(table, seats):
     "computer" (bot level or None), "connected", "autoplay", "empty", "left" (humans: the
     player left the match, `results.has_left`: they chose to, or had no socket for their
     last OKEY_LEFT_AFTER_TURNS turns; a computer plays the seat), "team" (okey51
-    teams: 0 for seats 0+2, 1 for seats 1+3; else None)}."""
+    teams: 0 for seats 0+2, 1 for seats 1+3; else None), "avatar" (the address of the
+    seat's face, `accounts.faces`: the player's, the computers' one, None for a free
+    seat)}."""
     teams = api.ruleset(table.ruleset).team_totals(table.options, [0] * len(seats)) is not None
     out = []
     for seat in seats:
         if seat.user_id:
             info = {"name": display_name(seat.user), "user": seat.user.get_username(), "computer": None,
                     "connected": seat.connected, "autoplay": seat.autoplay, "empty": False,
-                    "left": results.has_left(seat)}
+                    "left": results.has_left(seat), "avatar": face_url(seat.user_id)}
         elif seat.bot_level:
             info = {"name": computer_label(seat.index, seat.bot_level), "user": None, "computer": seat.bot_level,
-                    "connected": True, "autoplay": False, "empty": False}
+                    "connected": True, "autoplay": False, "empty": False, "avatar": computer_face_url()}
         else:
             info = {"name": None, "user": None, "computer": None, "connected": False, "autoplay": False,
-                    "empty": True}
+                    "empty": True, "avatar": None}
         info["team"] = seat.index % 2 if teams else None
         out.append(info)
     return out
@@ -337,10 +340,12 @@ def snapshot(table_id, user, language=None):
 def open_tables(language=None):
     """The lobby's public online tables (private and solo ones never show): open tables,
     newest first (at most 100), then running ones to watch (at most 50). List of dicts
-    {id, ruleset, ruleset_name, options, creator (display name), move_time (seconds),
+    {id, ruleset, ruleset_name, options, creator (display name), creator_avatar (the address
+    of the creator's face), move_time (seconds),
     assisted, seats_taken, players, status ("open" | "playing"), spectators, quick} and,
     for a running table, round (1-based number of the round being played, or None) and
-    seats [{name, computer (bool)}] in seat order; a computer's name is `computer_label`
+    seats [{name, computer (bool), left (bool), avatar (the address of the seat's face)}]
+    in seat order; a computer's name is `computer_label`
     in `language` (a LANGUAGES code; None: the active language).
 
     Built on every lobby change, so from plain rows in three queries compiled once per
@@ -366,7 +371,7 @@ def named_open_tables(languages):
     for row in waiting + running:
         item = {name: row[name] for name in _LOBBY_TABLE}
         item.update(ruleset_name=ruleset_name(row["ruleset"]), creator=row["chosen"] or row["creator__username"],
-                    seats_taken=row["taken"])
+                    creator_avatar=face_url(row["creator_id"]), seats_taken=row["taken"])
         if row["status"] == Table.Status.PLAYING:
             item["round"] = row["round_index"] + 1 if row["round_index"] is not None else None  # Round.number
             item["seats"] = [_lobby_seat(seat, computers) for seat in seats.get(row["id"], [])]
@@ -388,7 +393,7 @@ def _public_tables():
     return (Table.objects.filter(private=False, mode=Table.Mode.ONLINE)
             .annotate(taken=Count("seats", filter=Q(seats__user__isnull=False)),
                       chosen=F("creator__player_settings__display_name"))
-            .values(*_LOBBY_TABLE, "taken", "chosen", "creator__username").order_by("-created", "-id"))
+            .values(*_LOBBY_TABLE, "taken", "chosen", "creator__username", "creator_id").order_by("-created", "-id"))
 
 
 def _running_tables():
@@ -416,7 +421,8 @@ def _lobby_seat(row, computers):
     else:
         name = None
     seat = {"name": name, "computer": bool(row["bot_level"] and not row["user_id"]) or bool(row["left"]),
-            "left": bool(row["left"])}
+            "left": bool(row["left"]),
+            "avatar": face_url(row["user_id"]) if row["user_id"] else computer_face_url() if row["bot_level"] else None}
     if row["bot_level"] and not row["user_id"]:
         computers.setdefault((row["index"], row["bot_level"]), []).append(seat)
     return seat

@@ -1,5 +1,6 @@
 """The ASGI application tree: HTTP (Django, plus static files in embedded/debug mode)
-and WebSockets (session auth + Origin check, docs/protocol.md §1).
+and WebSockets (session auth + Origin check, docs/protocol.md §1): the games' sockets and the
+pages' own `/ws/me/` (social).
 
 `build_application()` is separate from `okeysite/asgi.py` so tests can build the same
 stack without starting the embedded Celery worker.
@@ -21,10 +22,12 @@ def build_application(serve_static=None):
         http_app = ASGIStaticFilesHandler(http_app)
 
     from games.routing import websocket_urlpatterns
+    from social.routing import websocket_urlpatterns as social_routes
 
     return ProtocolTypeRouter(
         {
             "http": http_app,
-            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(
+                websocket_urlpatterns + social_routes))),
         }
     )

@@ -109,6 +109,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "leaderboards",
+    "social",
 ]
 
 MIDDLEWARE = [

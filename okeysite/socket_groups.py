@@ -1,5 +1,6 @@
 """The one door out to the sockets: the Channels group names and the group sends of every
-process (table views, chat, the lobby, presence and spectators, kicks and sign-outs).
+process (table views, chat, the lobby, presence and spectators, kicks and sign-outs, and each
+user's open pages: challenges, notifications, friends' presence).
 
 No other module calls `group_send` (a test checks it) or spells a group's name. Every
 batch goes out on a long-lived event loop, so the channel layer keeps its Redis
@@ -48,6 +49,13 @@ def user_group(user_id):
     """The group of every socket of one user, at any table or the lobby: kicks and
     sign-outs (str)."""
     return f"user-{user_id}"
+
+
+def pages_group(user_id):
+    """The group of one signed-in user's page sockets (`/ws/me/`, one per open page of the
+    site, `social.page_socket`): challenges, notifications and friends' presence (str)."""
+    return f"user-{user_id}-pages"
+
 
 SEND_TIMEOUT = 10.0  # seconds a batch may take before the caller stops waiting for it
 

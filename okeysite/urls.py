@@ -28,6 +28,7 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("rankings/", include("leaderboards.urls")),
     path("rules/", include("games.rules.urls")),
+    path("", include("social.urls")),
     path("", include("accounts.profile_urls")),
     path("", include("games.urls")),
 ]

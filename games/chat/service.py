@@ -19,6 +19,7 @@ from django.utils.translation import gettext, gettext_lazy as _
 
 from accounts.moderation import active_mute
 from accounts.player_settings import display_name
+from accounts.relations import blocked_among
 from games.chat.models import ChatMessage, ChatReport
 from games.engine import text_rules
 from games.models import Seat
@@ -39,6 +40,7 @@ CHAT_ERRORS = {
     "muted": _("You are muted: %(reason)s"),
     "rate_limited": _("Too fast: wait a moment."),
     "not_seated": _("Only the players at this table can chat."),
+    "blocked_chat": _("A player at this table blocked you: your messages are not sent here."),
     "report_unknown_user": _("You can only report a player who sat or chatted at this table."),
     "report_too_long": _("Your report is too long (300 characters at most)."),
 }
@@ -104,7 +106,8 @@ def post(user, table_id, text):
     combining marks per character). Checks in order: text is a non-empty string (`chat_empty`),
     no control character, surrogate or noncharacter (`bad_text`: `text_rules.refused_char`, the
     rule of the socket's frames and of client seeds), at most MAX_CHARS characters (`chat_too_long`), the user
-    is seated there (`not_seated`), not muted or suspended
+    is seated there (`not_seated`), no other player seated there blocked them (`blocked_chat`,
+    `accounts.relations`: a blocked player cannot chat to the one who blocked them), not muted or suspended
     (`muted`, with the reason), at most RATE_COUNT lines in RATE_SECONDS (`rate_limited`).
     Returns the line payload (`line_payload`). Raises ChatError(code).
     """
@@ -119,6 +122,10 @@ def post(user, table_id, text):
         raise ChatError("chat_too_long")
     if not Seat.objects.filter(table_id=table_id, user=user).exists():
         raise ChatError("not_seated")
+    others = Seat.objects.filter(table_id=table_id, user__isnull=False).exclude(user=user).values_list("user_id",
+                                                                                                        flat=True)
+    if blocked_among(user, others):
+        raise ChatError("blocked_chat")
     mute = active_mute(user)
     if mute is not None:
         raise ChatError("muted", mute.reason)

@@ -1,6 +1,7 @@
-"""Template helpers for player names: `{{ user|player_name }}`."""
+"""Template helpers for players: `{{ user|player_name }}`, `{{ user|face }}` (their face's address)."""
 from django import template
 
+from accounts.faces import face_url
 from accounts.player_settings import display_name
 
 register = template.Library()
@@ -10,3 +11,10 @@ register = template.Library()
 def player_name(user):
     """The display name of `user` (their chosen name, else the username)."""
     return display_name(user)
+
+
+@register.filter
+def face(user):
+    """The address of `user`'s face (a User or a user id): their picture or generated face
+    (`accounts.faces.face_url`)."""
+    return face_url(getattr(user, "pk", user))

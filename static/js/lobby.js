@@ -47,6 +47,26 @@ function cell(text, label) {
   return td;
 }
 
+/**
+ * A cell naming players, each after their face (accounts/faces.py): `people` is a list of
+ * {name, avatar?}; the names are joined by ", " as the plain cell would write them.
+ */
+function facesCell(people, label) {
+  const td = document.createElement("td");
+  people.forEach((p, i) => {
+    if (i) td.append(", ");
+    if (p.avatar) {
+      const img = document.createElement("img");
+      img.className = "face face-small";
+      for (const [k, v] of [["src", p.avatar], ["alt", ""], ["width", "24"], ["height", "24"]]) img.setAttribute(k, v);
+      td.append(img);
+    }
+    td.append(String(p.name));
+  });
+  if (label) td.dataset.label = label;
+  return td;
+}
+
 /** The column titles of the list `body` belongs to, as the page's header row says them. */
 function columnTitles(body) {
   const table = body.closest("table");
@@ -100,7 +120,7 @@ export function renderTables(body, tables, { text, authenticated, csrf }) {
   for (const t of tables) {
     const tr = document.createElement("tr");
     const game = gameName(t, text);
-    tr.append(cell(t.id), cell(game), cell(t.creator, titles[2]), cell(`${t.seats_taken}/${t.players}`, titles[3]),
+    tr.append(cell(t.id), cell(game), facesCell([{ name: t.creator, avatar: t.creator_avatar }], titles[2]), cell(`${t.seats_taken}/${t.players}`, titles[3]),
       cell(`${t.move_time} s`, titles[4]));
     const td = document.createElement("td");
     if (authenticated) td.append(joinForm(t, csrf, text.join));
@@ -127,8 +147,8 @@ export function renderRunning(body, tables, { text }) {
     const tr = document.createElement("tr");
     tr.dataset.table = String(t.id);
     const game = gameName(t, text);
-    const seats = (t.seats || []).map((s) => (s.left ? `${s.name} (${text.computer})` : s.name)).join(", ");
-    tr.append(cell(t.id), cell(game), cell(seats, titles[2]), cell(t.round == null ? "–" : t.round, titles[3]),
+    const seats = (t.seats || []).map((s) => ({ name: s.left ? `${s.name} (${text.computer})` : s.name, avatar: s.avatar }));
+    tr.append(cell(t.id), cell(game), facesCell(seats, titles[2]), cell(t.round == null ? "–" : t.round, titles[3]),
       cell(t.spectators || 0, titles[4]));
     const td = document.createElement("td");
     const a = document.createElement("a");

@@ -5,7 +5,7 @@ import ast
 import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-PACKAGES = ("okeysite", "games", "accounts", "leaderboards")
+PACKAGES = ("okeysite", "games", "accounts", "leaderboards", "social")
 DOOR = ROOT / "okeysite" / "socket_groups.py"
 # The embedded channel layer is the layer itself: its group_send is the one the door calls.
 LAYER = ROOT / "okeysite" / "embedded.py"

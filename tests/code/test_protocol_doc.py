@@ -12,7 +12,7 @@ from games.errors import ERROR_MESSAGES
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "protocol.md"
-PACKAGES = ("okeysite", "games", "accounts")
+PACKAGES = ("okeysite", "games", "accounts", "social")
 # The modules that answer or dispatch socket frames.
 TABLE_SOCKET = ("games/consumers.py", "games/chat/socket.py", "games/heartbeat.py", "games/frames.py")
 LOBBY_SOCKET = ("games/lobby_socket.py", "games/play/lobby.py", "games/heartbeat.py", "games/frames.py")

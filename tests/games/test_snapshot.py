@@ -106,6 +106,6 @@ def test_the_lobby_lists_open_online_tables_with_their_seats_taken(alice, bob, c
     tables.join_table(bob, table.pk)
     assert open_tables() == [{
         "id": table.pk, "ruleset": "rami", "ruleset_name": "Rami", "options": table.options, "creator": "alice",
-        "move_time": 60, "assisted": False, "seats_taken": 2, "players": 4, "status": "open", "spectators": 0,
-        "quick": False,
+        "creator_avatar": f"/faces/{alice.pk}/", "move_time": 60, "assisted": False, "seats_taken": 2, "players": 4,
+        "status": "open", "spectators": 0, "quick": False,
     }]

@@ -165,3 +165,11 @@ def test_players_see_ruleset_display_names(alice, bob):
     assert "(Okey 17)" in page and "(okey17)" not in page
     svg = rating_svg({"rami": [(BASE_TIME, 1500), (BASE_TIME, 1510)]})
     assert ">Rami</text>" in svg and ">rami</text>" not in svg
+
+
+def test_the_rankings_show_each_players_face(client, alice, bob):
+    rated_matches([alice, bob], ratings.PROVISIONAL_MATCHES)
+    html = client.get(reverse("leaderboard", args=["okey51"])).content.decode()
+    for user in (alice, bob):
+        assert re.search(rf'<img class="face face-small" src="/faces/{user.pk}/"[^>]*>{user.username}</a>', html)
+    assert client.get(f"/faces/{alice.pk}/")["Content-Type"] == "image/svg+xml"

@@ -5,6 +5,7 @@
 import { _, fmt, ngettext } from "../i18n.js";
 import { okeyTile, roundOver, seatCount, seated, started } from "../selectors.js";
 import { openedText, playerLabel, playerName } from "../text.js";
+import { avatarEl } from "./avatar.js";
 import { h } from "./dom.js";
 import { tileEl } from "./tile.js";
 import { justDiscarded } from "./just.js";
@@ -67,7 +68,7 @@ export class Seats {
     const dataset = { seat: String(s) };
     if (p.empty) return h("div", { class: "seat-card free", dataset }, h("div", { class: "seat-name" }, _("free seat")));
     const away = p.connected === false;
-    const name = h("div", { class: "seat-name" }, playerName(v, s), away ? h("span", { class: "away-dot", title: _("disconnected") }, "●") : null);
+    const name = h("div", { class: "seat-name" }, avatarEl(p), playerName(v, s), away ? h("span", { class: "away-dot", title: _("disconnected") }, "●") : null);
     if (!started(state)) return h("div", { class: `seat-card${away ? " away" : ""}`, dataset }, name);
     const partner = v.options && v.options.teams && seated(state) && s !== v.seat && (s - v.seat) % 2 === 0;
     const label = partner && !p.left ? _("partner") : playerLabel(v, s);

@@ -1,0 +1,244 @@
+"""The okey51 judge: one turn of one seat, from what that seat could know (RULES.md §3).
+
+A turn is draw or take, table actions, discard.  It is judged on four questions, each
+answered from the seat's own views (``games.review.knowledge``):
+
+- **opening** (the seat had not opened): could it open this turn, at the threshold with
+  runs and groups or with five pairs, after its draw, or by taking the previous seat's
+  discard into the opening (D-18)?  The bots' exact partition search answers.  Not
+  opening costs the 500 an unopened rack pays at a hand end against what the rack would
+  pay opened (5 × the values left, 10 × for pairs);
+- **finish**: could it lay all but one tile and go out?  Not doing so costs the
+  finisher's 500 (1000 for a pairs player, RULES.md §3 table);
+- **discard**: each tile's discard is weighed by the penalty tile rule (100, RULES.md §3),
+  by what it hands the next seat when that seat has opened with melds and can take it
+  into an add (value × 10 to the discarder), and by what the rack left can still reach:
+  opened, the values of the tiles no meld of the rack nor of the table takes (× 5, or
+  × 10 for pairs); unopened, the chance to open on the next draw, estimated over draws
+  sampled from the unseen tiles (:data:`SAMPLES`, seeded);
+- the cost of the turn is the sum of what each question's answer gave away.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from games.bots.faces import WILD, number_of
+from games.bots.okey_plan import laid_tiles, opening_melds, pair_opening, partition, remove, write
+from games.bots.partition import OBJ_TILES, meld_points, pairs_of
+from games.bots.seen import Seen, decode
+from games.engine import api
+
+from .knowledge import sample_draws
+
+UNOPENED = 500
+"""What an unopened rack pays at a hand end (RULES.md §3 table)."""
+FINISH = {"melds": 500, "pairs": 1000}
+"""The finisher's amount by opening kind (RULES.md §3 table), the gain of going out."""
+PENALTY_TILE = 100
+"""A discard that could be added to a table meld (RULES.md §3 penalty tile)."""
+PAIRS_TO_OPEN = 5
+SAMPLES = 8
+"""Draws sampled from the unseen tiles to weigh an unopened seat's discards."""
+NEXT_DRAW_WEIGHT = 250
+"""Points an opening on the next draw is worth to an unopened seat: half the
+:data:`UNOPENED` 500, since the opened rack still pays its values and the seat has
+later draws to open with."""
+
+
+def _value(seen: Seen, tile: str) -> int:
+    code = seen.ctx.rack_code(tile)
+    return 0 if code == WILD else number_of(code)
+
+
+def threshold(view: dict) -> int:
+    """The meld points an opening of this seat needs now (RULES.md §3, D-21)."""
+    return view.get("threshold") or api.ruleset(view["ruleset"]).threshold(view)
+
+
+def leftover(seen: Seen, rack: list[str], opened: str) -> list[str]:
+    """The rack tiles no meld can take: those outside the best partition of ``rack``
+    (most tiles, then points) and, for a seat opened with melds, that fit no table meld.
+    A pairs player keeps the tiles outside its pairs (RULES.md §3, D-7)."""
+    ctx = seen.ctx
+    if opened == "pairs":
+        return remove(rack, laid_tiles(ctx, pairs_of(ctx, rack)))
+    left = remove(rack, laid_tiles(ctx, partition(ctx, rack, OBJ_TILES)))
+    return [t for t in left if not seen.fits(ctx.rack_code(t))]
+
+
+def rack_liability(seen: Seen, rack: list[str], opened: str) -> int:
+    """What ``rack`` would pay if the round ended by a hand now, after the seat laid what
+    it can (RULES.md §3 table): unopened 500; opened with melds 5 × the values left
+    (a wild left out: 500 flat); with pairs 10 × (a wild: 1000)."""
+    if opened == "no":
+        return UNOPENED
+    factor, wild = (10, 1000) if opened == "pairs" else (5, 500)
+    return sum(wild if seen.ctx.rack_code(t) == WILD else factor * _value(seen, t)
+               for t in leftover(seen, rack, opened))
+
+
+def best_opening(seen: Seen, rack: list[str], must: str | None = None):
+    """The opening the seat can lay from ``rack`` now: ``(kind, melds as slot tuples)``
+    with kind ``melds`` (runs and groups at the threshold) or ``pairs`` (five pairs or
+    more), keeping one tile to discard; the one leaving the rack that pays least; None
+    when there is none.  ``must``: a taken discard the opening has to hold (D-18)."""
+    found = []
+    melds = opening_melds(seen.ctx, rack, threshold(seen.view), must=must)
+    if melds is not None:
+        found.append(("melds", melds))
+    pairs = pair_opening(seen.ctx, rack, PAIRS_TO_OPEN, must=must)
+    if pairs is not None:
+        found.append(("pairs", pairs))
+    if not found:
+        return None
+    return min(found, key=lambda kf: _after_opening(seen, rack, *kf))
+
+
+def _after_opening(seen: Seen, rack: list[str], kind: str, melds) -> int:
+    """What the rack pays once opened with ``melds`` and its best discard made."""
+    rest = remove(rack, laid_tiles(seen.ctx, melds))
+    return min(_discard_score(seen, rest, d, kind, None)[0] for d in set(rest)) if rest else 0
+
+
+def opening_cost(seen: Seen, rack: list[str], kind: str, melds) -> int:
+    """Points an unopened rack gives away by not laying this opening: the 500 it pays
+    against what it pays opened, at least 0."""
+    return max(0, UNOPENED - _after_opening(seen, rack, kind, melds))
+
+
+def can_finish(seen: Seen, rack: list[str], opened: str):
+    """The melds going out with this turn's rack: every tile but one laid (in the best
+    partition or added to a table meld once opened, D-8), the last one discarded
+    (RULES.md §3 ending).  Returns ``(kind, melds as slot tuples, last tile)`` or None."""
+    ctx = seen.ctx
+    if opened == "pairs":
+        pairs = pairs_of(ctx, rack)
+        left = remove(rack, laid_tiles(ctx, pairs))
+        return ("pairs", pairs, left[0]) if len(left) == 1 else None
+    melds = partition(ctx, rack, OBJ_TILES)
+    left = remove(rack, laid_tiles(ctx, melds))
+    if opened == "no":
+        pairs = pairs_of(ctx, rack)
+        if len(pairs) >= PAIRS_TO_OPEN and len(remove(rack, laid_tiles(ctx, pairs))) == 1:
+            return ("pairs", pairs, remove(rack, laid_tiles(ctx, pairs))[0])
+        if sum(meld_points(ctx.ruleset, m) for m in melds) < threshold(seen.view):
+            return None
+    # once opened (in this turn too, D-8) the tiles that fit a table meld are added;
+    # one of them may stay to be the last discard (the round-ending discard is exempt)
+    fitting = [t for t in left if seen.fits(ctx.rack_code(t))]
+    left = [t for t in left if not seen.fits(ctx.rack_code(t))] or fitting[:1]
+    if len(left) == 1:
+        return ("melds", melds, left[0])
+    if not left and any(len(m) >= 4 for m in melds):
+        longest = max(melds, key=len)
+        return ("melds", melds, laid_tiles(ctx, [longest])[-1])
+    return None
+
+
+def _next_seat_takes(seen: Seen, code: int) -> bool:
+    """True when the next seat has opened with melds and ``code`` fits a table meld: it
+    may take the discard into an add, and the discarder pays value × 10 (RULES.md §3)."""
+    nxt = seen.next_seat()
+    opened = seen.view.get("opened") or []
+    return code != WILD and nxt < len(opened) and opened[nxt] == "melds" and code in seen.fit_faces
+
+
+def _discard_score(seen: Seen, rack: list[str], tile: str, opened: str, draws) -> tuple[int, list]:
+    """(points, reasons) a discard of ``tile`` from ``rack`` leaves the seat facing."""
+    code = seen.ctx.rack_code(tile)
+    reasons = []
+    points = 0
+    if seen.fits(code):
+        points += PENALTY_TILE
+        reasons.append({"code": "penalty_tile", "tile": tile, "points": PENALTY_TILE})
+    if _next_seat_takes(seen, code):
+        fed = 10 * _value(seen, tile)
+        points += fed
+        reasons.append({"code": "feeds_next", "tile": tile, "points": fed})
+    rest = remove(rack, [tile])
+    if opened == "no":
+        points += round(NEXT_DRAW_WEIGHT * (1 - _open_chance(seen, rest, draws)))
+    else:
+        points += rack_liability(seen, rest, opened)
+    return points, reasons
+
+
+def _open_chance(seen: Seen, rack: list[str], draws) -> float:
+    """Share of the sampled ``draws`` after which ``rack`` plus the draw opens."""
+    if not draws:
+        return 0.0
+    return sum(best_opening(seen, rack + [d]) is not None for d in draws) / len(draws)
+
+
+def judge_discard(seen: Seen, tile: str, rng) -> dict:
+    """The discard of ``tile`` against the best one, from the view before the discard.
+
+    Returns ``{"cost", "best", "reasons"}``: points given away (>= 0), the best tile, and
+    the reasons of the tile played (penalty tile, feeds the next seat, weaker rack)."""
+    rack = seen.rack
+    opened = seen.opened
+    draws = None
+    if opened == "no":
+        # a wild is the best possible draw: when even it opens nothing, no draw does
+        draws = sample_draws(seen.view, rng, SAMPLES) if best_opening(seen, rack[:-1] + [seen.ctx.wild] * 2) else []
+    scores = {d: _discard_score(seen, rack, d, opened, draws) for d in sorted(set(rack))}
+    best = min(scores, key=lambda d: (scores[d][0], -_value(seen, d), d))
+    played, reasons = scores[tile]
+    cost = max(0, played - scores[best][0])
+    if cost and not reasons:
+        reasons = [{"code": "weaker_rack", "tile": tile, "points": cost}]
+    return {"cost": cost, "best": best, "reasons": reasons if cost else []}
+
+
+def judge_turn(turn, rng) -> dict:
+    """One okey51 turn of a seat (a :class:`games.review.turns.Turn`) against the best the
+    seat could know: ``{"cost", "reasons" [{code, points, tile?}], "best" {open?, take?,
+    melds, discard, finish?}}``; cost in RULES.md points (>= 0)."""
+    start = decode(turn.start)
+    play = decode(turn.play) if turn.play is not None else None
+    reasons: list[dict] = []
+    best: dict = {}
+    cost = 0
+    opened_before = start.opened
+    opened_after = turn.end["opened"][turn.seat]
+    took = turn.first_type == "take_discard"
+    # Opening: after the draw, or by taking the previous seat's discard into it.
+    if opened_before == "no" and play is not None:
+        now = best_opening(play, play.rack)
+        top = start.top_discard() if start.view.get("phase") == "draw" else None
+        with_take = None
+        if now is None and top is not None and not took:
+            with_take = best_opening(start, start.rack + [top], must=top)
+        if opened_after == "no" and (now or with_take):
+            kind, melds = now or with_take
+            source = play if now else start
+            rack = play.rack if now else start.rack + [top]
+            missed = opening_cost(source, rack, kind, melds)
+            code = "missed_opening" if now else "missed_take_opening"
+            reasons.append({"code": code, "points": missed, "kind": kind})
+            cost += missed
+            best.update({"open": kind, "melds": write(source.ctx, melds), "take": bool(with_take and not now)})
+    # Finish: every tile but one laid, the last discarded.
+    if play is not None and not turn.finished:
+        out = can_finish(play, play.rack, opened_before if opened_before != "no" else "no")
+        if out is not None:
+            kind, melds, last = out
+            gain = FINISH[kind if opened_before != "pairs" else "pairs"]
+            reasons.append({"code": "missed_finish", "points": gain})
+            cost += gain
+            best.update({"finish": True, "melds": write(play.ctx, melds), "discard": last})
+    # Discard: judged from the view just before it.
+    if turn.discard is not None and not turn.finished and "finish" not in best:
+        before = decode(turn.before_discard)
+        judged = judge_discard(before, turn.discard, rng)
+        cost += judged["cost"]
+        reasons.extend(judged["reasons"])
+        best.setdefault("discard", judged["best"])
+        if "melds" not in best and before.opened != "no":
+            best["melds"] = write(before.ctx, partition(before.ctx, before.rack, OBJ_TILES))
+    return {"cost": cost, "reasons": reasons, "best": best}
+
+
+def tiles_laid(before: list[str], after: list[str]) -> list[str]:
+    """Rack tiles that left between two racks (a discard included)."""
+    return sorted((Counter(before) - Counter(after)).elements())

@@ -24,7 +24,7 @@ from collections import Counter
 
 from games.bots.faces import WILD, number_of
 from games.bots.okey_plan import laid_tiles, opening_melds, pair_opening, partition, remove, write
-from games.bots.partition import OBJ_TILES, meld_points, pairs_of
+from games.bots.partition import OBJ_POINTS, OBJ_TILES, counts_of, meld_points, pairs_of, search
 from games.bots.seen import Seen, decode
 from games.engine import api
 
@@ -97,7 +97,7 @@ def best_opening(seen: Seen, rack: list[str], must: str | None = None):
 def _after_opening(seen: Seen, rack: list[str], kind: str, melds) -> int:
     """What the rack pays once opened with ``melds`` and its best discard made."""
     rest = remove(rack, laid_tiles(seen.ctx, melds))
-    return min(_discard_score(seen, rest, d, kind, None)[0] for d in set(rest)) if rest else 0
+    return round(min(_discard_score(seen, rest, d, kind, None)[0] for d in set(rest))) if rest else 0
 
 
 def opening_cost(seen: Seen, rack: list[str], kind: str, melds) -> int:
@@ -143,11 +143,59 @@ def _next_seat_takes(seen: Seen, code: int) -> bool:
     return code != WILD and nxt < len(opened) and opened[nxt] == "melds" and code in seen.fit_faces
 
 
-def _discard_score(seen: Seen, rack: list[str], tile: str, opened: str, draws) -> tuple[int, list]:
-    """(points, reasons) a discard of ``tile`` from ``rack`` leaves the seat facing."""
+def _melds_with(ctx, code: int, codes: Counter, wilds: int) -> bool:
+    """True when the face ``code`` and two tiles of ``codes`` (face counts; ``wilds`` wild
+    tiles standing in) make a run or a group (RULES.md §2), as a new meld laid with a
+    taken discard needs (D-18)."""
+    colour, number = divmod(code, 13)
+    number += 1
+    top = 14 if ctx.ace_high else 13  # position 14: a 1 after 13 (12-13-1, okey51)
+    for own in [number] + ([14] if ctx.ace_high and number == 1 else []):
+        for a, b in ((own - 2, own - 1), (own - 1, own + 1), (own + 1, own + 2)):
+            if a < 1 or b > top or (own == 1 and b == 14):
+                continue
+            have = sum(codes[colour * 13 + (p if p < 14 else 1) - 1] > 0 for p in (a, b))
+            if have + min(wilds, 2 - have) >= 2:
+                return True
+    others = sum(codes[c * 13 + number - 1] > 0 for c in range(4) if c != colour)
+    return others + min(wilds, 2) >= 2
+
+
+def _take_chance(seen: Seen, code: int, racks) -> float:
+    """Share of the next seat's racks sampled from the unseen tiles (``racks``: a list of
+    (face counts, wilds)) with which it could take a discard of ``code`` into a new meld:
+    only a seat opened with melds lays one (RULES.md §3, D-18); 0 otherwise."""
+    nxt = seen.next_seat()
+    opened = seen.view.get("opened") or []
+    if code == WILD or not racks or nxt >= len(opened) or opened[nxt] != "melds":
+        return 0.0
+    return sum(_melds_with(seen.ctx, code, codes, wilds) for codes, wilds in racks) / len(racks)
+
+
+def _next_racks(seen: Seen, rng) -> list:
+    """The next seat's rack sampled :data:`SAMPLES` times from the unseen tiles, each as
+    (Counter of face codes, wild count): the seat cannot see it, only its size."""
+    from .knowledge import unseen_tiles
+
+    counts = seen.view.get("rack_counts") or []
+    size = counts[seen.next_seat()] if seen.next_seat() < len(counts) else 0
+    pool = unseen_tiles(seen.view)
+    out = []
+    for _ in range(SAMPLES if size else 0):
+        rack = rng.sample(pool, min(size, len(pool)))
+        codes = [seen.ctx.rack_code(t) for t in rack]
+        out.append((Counter(c for c in codes if c != WILD), codes.count(WILD)))
+    return out
+
+
+def _discard_score(seen: Seen, rack: list[str], tile: str, opened: str, draws, racks=None) -> tuple[float, list]:
+    """(points, reasons) a discard of ``tile`` from ``rack`` leaves the seat facing: the
+    penalty tile and the next seat's take into an add (exact) or, over the next seat's
+    sampled ``racks``, into a new meld (its chance × value × 10), then what the rack left pays, after
+    each of the sampled ``draws`` when there are some (their mean), else as it is."""
     code = seen.ctx.rack_code(tile)
     reasons = []
-    points = 0
+    points = 0.0
     if seen.fits(code):
         points += PENALTY_TILE
         reasons.append({"code": "penalty_tile", "tile": tile, "points": PENALTY_TILE})
@@ -155,36 +203,68 @@ def _discard_score(seen: Seen, rack: list[str], tile: str, opened: str, draws) -
         fed = 10 * _value(seen, tile)
         points += fed
         reasons.append({"code": "feeds_next", "tile": tile, "points": fed})
+    elif racks:
+        risk = 10 * _value(seen, tile) * _take_chance(seen, code, racks)
+        points += risk
+        if risk >= 10:
+            reasons.append({"code": "may_feed_next", "tile": tile, "points": round(risk)})
     rest = remove(rack, [tile])
     if opened == "no":
-        points += round(NEXT_DRAW_WEIGHT * (1 - _open_chance(seen, rest, draws)))
+        points += NEXT_DRAW_WEIGHT * (1 - _open_chance(seen, rest, draws))
+    elif draws:
+        points += sum(rack_liability(seen, rest + [d], opened) for d in draws) / len(draws)
     else:
         points += rack_liability(seen, rest, opened)
     return points, reasons
+
+
+def _opens(seen: Seen, rack: list[str]) -> bool:
+    """True when ``rack`` holds an opening at the threshold (the most meld points of the
+    exact partition search) or five pairs (RULES.md §3); one tile kept is not checked."""
+    ctx = seen.ctx
+    counts, wilds = counts_of(ctx, rack)
+    _, melds = search(counts, wilds, ctx.ruleset, OBJ_POINTS, ctx.ace_high)
+    if sum(meld_points(ctx.ruleset, m) for m in melds) >= threshold(seen.view):
+        return True
+    doubles = sum(k // 2 for k in counts)
+    singles = sum(k % 2 for k in counts)
+    with_wild = min(wilds, singles)
+    return doubles + with_wild + (wilds - with_wild) // 2 >= PAIRS_TO_OPEN
 
 
 def _open_chance(seen: Seen, rack: list[str], draws) -> float:
     """Share of the sampled ``draws`` after which ``rack`` plus the draw opens."""
     if not draws:
         return 0.0
-    return sum(best_opening(seen, rack + [d]) is not None for d in draws) / len(draws)
+    return sum(_opens(seen, rack + [d]) for d in draws) / len(draws)
 
 
 def judge_discard(seen: Seen, tile: str, rng) -> dict:
     """The discard of ``tile`` against the best one, from the view before the discard.
 
+    The candidates are the tile played, the strong computer's choice
+    (``games.bots.okey51.choose_discard``) and the tile that leaves the rack paying least
+    as it is; each is weighed by :func:`_discard_score` over the same draws sampled from
+    the unseen tiles (:data:`SAMPLES`), and the best is the one facing the fewest points.
     Returns ``{"cost", "best", "reasons"}``: points given away (>= 0), the best tile, and
     the reasons of the tile played (penalty tile, feeds the next seat, weaker rack)."""
+    from games.bots.okey51 import choose_discard
+
     rack = seen.rack
     opened = seen.opened
-    draws = None
     if opened == "no":
-        # a wild is the best possible draw: when even it opens nothing, no draw does
-        draws = sample_draws(seen.view, rng, SAMPLES) if best_opening(seen, rack[:-1] + [seen.ctx.wild] * 2) else []
-    scores = {d: _discard_score(seen, rack, d, opened, draws) for d in sorted(set(rack))}
-    best = min(scores, key=lambda d: (scores[d][0], -_value(seen, d), d))
+        # a wild is the best possible draw: when two of them open nothing, no draw does
+        draws = sample_draws(seen.view, rng, SAMPLES) if _opens(seen, rack + [seen.ctx.wild] * 2) else []
+    else:
+        draws = sample_draws(seen.view, rng, SAMPLES)
+    now = {d: _discard_score(seen, rack, d, opened, None)[0] for d in sorted(set(rack))}
+    plain = min(now, key=lambda d: (now[d], -_value(seen, d), d))
+    strong = choose_discard(seen, "strong", rng)
+    racks = _next_racks(seen, rng)
+    scores = {d: _discard_score(seen, rack, d, opened, draws, racks) for d in dict.fromkeys([tile, strong, plain])}
+    best = min(scores, key=lambda d: (scores[d][0], d != strong, d))
     played, reasons = scores[tile]
-    cost = max(0, played - scores[best][0])
+    cost = max(0, round(played - scores[best][0]))
     if cost and not reasons:
         reasons = [{"code": "weaker_rack", "tile": tile, "points": cost}]
     return {"cost": cost, "best": best, "reasons": reasons if cost else []}

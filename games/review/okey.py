@@ -10,12 +10,18 @@ answered from the seat's own views (``games.review.knowledge``):
   pay opened (5 × the values left, 10 × for pairs);
 - **finish**: could it lay all but one tile and go out?  Not doing so costs the
   finisher's 500 (1000 for a pairs player, RULES.md §3 table);
-- **discard**: each tile's discard is weighed by the penalty tile rule (100, RULES.md §3),
-  by what it hands the next seat when that seat has opened with melds and can take it
-  into an add (value × 10 to the discarder), and by what the rack left can still reach:
-  opened, the values of the tiles no meld of the rack nor of the table takes (× 5, or
-  × 10 for pairs); unopened, the chance to open on the next draw, estimated over draws
-  sampled from the unseen tiles (:data:`SAMPLES`, seeded);
+- **discard**: not an exact question, so the strong computer's choice is the best tile;
+  the tile played and that one are weighed in points by the penalty tile rule (100,
+  RULES.md §3), by what each hands the next seat (value × 10 to the discarder: for sure
+  when it fits a table meld and that seat has opened with melds, else by the chance that
+  its rack, sampled from the unseen tiles, lays it in a new meld), and by what the rack
+  left can still reach after a draw sampled from the unseen tiles: opened, the values of
+  the tiles no meld of the rack nor of the table takes (× 5, or × 10 for pairs);
+  unopened, the chance to open (:data:`SAMPLES` samples, seeded);
+- **charges** (a seat opened with melds): a take of the previous seat's discard into a
+  new meld or an add (the discarder pays value × 10, D-18) passed up by drawing, or a
+  swap of a wild out of an opponent's meld (100 + value × 10) not made; each counts its
+  charge shared over the opponents, since the standing is against each of them;
 - the cost of the turn is the sum of what each question's answer gave away.
 """
 from __future__ import annotations
@@ -240,12 +246,13 @@ def _open_chance(seen: Seen, rack: list[str], draws) -> float:
 
 
 def judge_discard(seen: Seen, tile: str, rng) -> dict:
-    """The discard of ``tile`` against the best one, from the view before the discard.
+    """The discard of ``tile`` against the strong computer's, from the view before the discard.
 
-    The candidates are the tile played, the strong computer's choice
-    (``games.bots.okey51.choose_discard``) and the tile that leaves the rack paying least
-    as it is; each is weighed by :func:`_discard_score` over the same draws sampled from
-    the unseen tiles (:data:`SAMPLES`), and the best is the one facing the fewest points.
+    Which tile to discard is not an exact question: the strong computer's evaluation
+    (``games.bots.okey51.choose_discard``) names the best tile, and both tiles are weighed
+    in points by :func:`_discard_score` over the same draws and next-seat racks sampled
+    from the unseen tiles (:data:`SAMPLES`, seeded).  The tile played costs what it faces
+    beyond the strong computer's tile, at least 0 (a tile facing less is as good).
     Returns ``{"cost", "best", "reasons"}``: points given away (>= 0), the best tile, and
     the reasons of the tile played (penalty tile, feeds the next seat, weaker rack)."""
     from games.bots.okey51 import choose_discard
@@ -257,17 +264,56 @@ def judge_discard(seen: Seen, tile: str, rng) -> dict:
         draws = sample_draws(seen.view, rng, SAMPLES) if _opens(seen, rack + [seen.ctx.wild] * 2) else []
     else:
         draws = sample_draws(seen.view, rng, SAMPLES)
-    now = {d: _discard_score(seen, rack, d, opened, None)[0] for d in sorted(set(rack))}
-    plain = min(now, key=lambda d: (now[d], -_value(seen, d), d))
     strong = choose_discard(seen, "strong", rng)
     racks = _next_racks(seen, rng)
-    scores = {d: _discard_score(seen, rack, d, opened, draws, racks) for d in dict.fromkeys([tile, strong, plain])}
-    best = min(scores, key=lambda d: (scores[d][0], d != strong, d))
+    scores = {d: _discard_score(seen, rack, d, opened, draws, racks) for d in dict.fromkeys([tile, strong])}
+    best = min(scores, key=lambda d: (scores[d][0], d != strong))
     played, reasons = scores[tile]
     cost = max(0, round(played - scores[best][0]))
     if cost and not reasons:
         reasons = [{"code": "weaker_rack", "tile": tile, "points": cost}]
     return {"cost": cost, "best": best, "reasons": reasons if cost else []}
+
+
+def _opponents(seen: Seen) -> int:
+    """How many seats the seat plays against (a partner is not one, RULES.md §3 teams)."""
+    return max(1, seen.players - 1 - (seen.partner() is not None))
+
+
+def missed_take(start: Seen, turn) -> dict | None:
+    """A take of the previous seat's discard into a new meld or an add that a seat opened
+    with melds passed up by drawing (RULES.md §3, D-18): the discarder would have paid
+    value × 10.  Counted as that charge shared over the opponents (the standing is
+    against each of them).  Returns a reason with the ``then`` action, or None."""
+    from games.bots.okey51 import take_plan
+
+    if start.opened != "melds" or start.view.get("phase") != "draw" or turn.first_type != "draw":
+        return None
+    then = take_plan(start, "strong")
+    if then is None:
+        return None
+    tile = start.top_discard()
+    points = round(10 * _value(start, tile) / _opponents(start))
+    return {"code": "missed_take", "tile": tile, "points": points, "then": then} if points else None
+
+
+def missed_swap(play: Seen, turn) -> dict | None:
+    """A swap of a rack tile for a wild in an opponent's meld that a seat opened with melds
+    had from the start of its play and did not make (RULES.md §3: the owner pays 100 +
+    value × 10, and the wild comes to the rack).  Counted as that charge shared over the
+    opponents.  Returns a reason with the meld id and tile, or None."""
+    if play.opened != "melds" or any(a.get("type") == "swap" for a in turn.actions):
+        return None
+    have = {c: t for t, c in zip(play.rack, play.codes) if c != WILD}
+    for raw, meld in zip(play.table, play.melds):
+        if meld.kind == "pair" or not meld.wilds or play.friendly(meld.owner):
+            continue
+        for face in meld.wilds:
+            if face in have:
+                charge = 100 + 10 * number_of(face)
+                return {"code": "missed_swap", "tile": have[face], "meld": raw["id"],
+                        "points": round(charge / _opponents(play))}
+    return None
 
 
 def judge_turn(turn, rng) -> dict:
@@ -298,6 +344,13 @@ def judge_turn(turn, rng) -> dict:
             reasons.append({"code": code, "points": missed, "kind": kind})
             cost += missed
             best.update({"open": kind, "melds": write(source.ctx, melds), "take": bool(with_take and not now)})
+    # Charges the seat could have made its opponents pay: a take, a swap.
+    for found in (missed_take(start, turn), missed_swap(play, turn) if play is not None else None):
+        if found is not None:
+            reasons.append(found)
+            cost += found["points"]
+            key = "take" if found["code"] == "missed_take" else "swap"
+            best[key] = found.get("then") or {"meld": found["meld"], "tile": found["tile"]}
     # Finish: every tile but one laid, the last discarded.
     if play is not None and not turn.finished:
         out = can_finish(play, play.rack, opened_before if opened_before != "no" else "no")

@@ -105,7 +105,7 @@ def test_marks_follow_the_thresholds_of_docs_review():
     assert [marks.mark("okey51", c) for c in (0, 19, 20, 99, 100, 299, 300)] == [
         "good", "good", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder"]
     assert marks.accuracy("okey51", [0, 0]) == 100.0
-    assert marks.accuracy("okey51", [200]) == 36.8
+    assert marks.accuracy("okey51", [100]) == 36.8 and marks.accuracy("rami", [20]) == 36.8
     assert marks.accuracy("rami", []) is None
 
 

@@ -341,7 +341,10 @@ def judge_turn(turn, rng) -> dict:
             rack = play.rack if now else start.rack + [top]
             missed = opening_cost(source, rack, kind, melds)
             code = "missed_opening" if now else "missed_take_opening"
-            reasons.append({"code": code, "points": missed, "kind": kind})
+            reason = {"code": code, "points": missed, "kind": kind}
+            if with_take and not now:
+                reason["tile"] = top
+            reasons.append(reason)
             cost += missed
             best.update({"open": kind, "melds": write(source.ctx, melds), "take": bool(with_take and not now)})
     # Charges the seat could have made its opponents pay: a take, a swap.

@@ -36,6 +36,8 @@ def reason_text(reason):
                            "(about %(points)s points)."),
         "weaker_rack": _("Discarding %(tile)s leaves a rack that lays fewer tiles after the next draw than the "
                          "better discard (about %(points)s points)."),
+        "weaker_opening": _("Discarding %(tile)s leaves a rack that opens less often after the next draw than the "
+                            "better discard (about %(points)s points)."),
         "missed_take": _("Taking %(tile)s into a meld charged its discarder the value × 10 (%(points)s points "
                          "against each opponent)."),
         "missed_swap": _("Swapping %(tile)s for the okey in meld %(meld)s charged its owner 100 + the value × 10 "

@@ -21,7 +21,7 @@ from games.review.knowledge import sampler
 from games.review.turns import seat_turns
 
 PUZZLE_MARKS = ("mistake", "blunder")
-DISCARD_REASONS = {"penalty_tile", "feeds_next", "may_feed_next", "weaker_rack"}
+DISCARD_REASONS = {"penalty_tile", "feeds_next", "may_feed_next", "weaker_rack", "weaker_opening"}
 LAY_REASONS = {"fewer_tiles", "drew_instead", "missed_initial_meld", "smaller_play"}
 REVIEWS_LOOKED_AT = 100
 """The player's latest reviews puzzles are taken from."""

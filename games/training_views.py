@@ -96,4 +96,5 @@ def training_page(request):
                    "table_id": row.round.match.table_id, "turn": turn["number"], **_board(row, turn, view)},
         "verdict": verdict, "count": len(ids), "solved_count": len(solved & set(ids)),
         "next_id": following, "position": ids.index(wanted) + 1 if wanted in ids else None,
+        "all_solved": set(ids) <= solved,
     })

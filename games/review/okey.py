@@ -271,7 +271,7 @@ def judge_discard(seen: Seen, tile: str, rng) -> dict:
     played, reasons = scores[tile]
     cost = max(0, round(played - scores[best][0]))
     if cost and not reasons:
-        reasons = [{"code": "weaker_rack", "tile": tile, "points": cost}]
+        reasons = [{"code": "weaker_rack" if opened != "no" else "weaker_opening", "tile": tile, "points": cost}]
     return {"cost": cost, "best": best, "reasons": reasons if cost else []}
 
 

@@ -39,6 +39,10 @@ def test_the_replay_json_has_the_viewers_own_review_only(alice, bob):
     assert mine["seat"] == 0 and mine["accuracy"] == row.accuracy
     assert [t["number"] for t in mine["turns"]] == [t["number"] for t in row.turns]
     assert all(t["mark_label"] for t in mine["turns"] if t["mark"])
+    labels = {"fr": "Bon", "es": "Bien", "tr": "İyi", "en": "Good"}  # the marks in the player's language
+    for language, good in labels.items():
+        data = logged_in(alice).get(url, HTTP_ACCEPT_LANGUAGE=language).json()["round"]["reviews"][0]
+        assert data["labels"]["good"] == good
     assert logged_in(bob).get(url).json()["round"]["reviews"] == []
     assert Client().get(url).json()["round"]["reviews"] == []
     prefs = PlayerSettings.for_user(alice)

@@ -9,14 +9,14 @@ judgement or a bot changes.
 
 LEVEL_ACCURACY = {
     "okey51": {
-        "strong": {"accuracy": 0.0, "low": 0.0, "high": 0.0, "rounds": 0},
-        "normal": {"accuracy": 0.0, "low": 0.0, "high": 0.0, "rounds": 0},
-        "easy": {"accuracy": 0.0, "low": 0.0, "high": 0.0, "rounds": 0},
+        "strong": {"accuracy": 99.4, "low": 98.8, "high": 100.0, "rounds": 268},
+        "normal": {"accuracy": 97.9, "low": 97.4, "high": 98.4, "rounds": 268},
+        "easy": {"accuracy": 88.9, "low": 87.3, "high": 90.4, "rounds": 264},
     },
     "rami": {
-        "strong": {"accuracy": 0.0, "low": 0.0, "high": 0.0, "rounds": 0},
-        "normal": {"accuracy": 0.0, "low": 0.0, "high": 0.0, "rounds": 0},
-        "easy": {"accuracy": 0.0, "low": 0.0, "high": 0.0, "rounds": 0},
+        "strong": {"accuracy": 99.7, "low": 99.6, "high": 99.9, "rounds": 400},
+        "normal": {"accuracy": 71.7, "low": 69.5, "high": 73.9, "rounds": 400},
+        "easy": {"accuracy": 53.9, "low": 50.9, "high": 56.8, "rounds": 400},
     },
 }
 """{ruleset: {level: {"accuracy" (mean round accuracy, 0-100), "low", "high" (its 95 %

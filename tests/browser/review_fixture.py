@@ -43,8 +43,8 @@ def main():
         for tile in sorted(set(view["rack"])):
             judged = okey.judge_discard(decode(view), tile, sampler(row.seed, row.seat, turn["number"]))
             if judged["cost"] > 0:
-                turn.update(mark="mistake", cost=judged["cost"], best={"discard": judged["best"]},
-                            reasons=judged["reasons"] or [{"code": "weaker_rack", "tile": tile, "points": judged["cost"]}])
+                reasons = judged["reasons"] or [{"code": "weaker_rack", "tile": tile, "points": judged["cost"]}]
+                turn.update(mark="mistake", cost=judged["cost"], best={"discard": judged["best"]}, reasons=reasons)
                 chosen = {"move": turn["moves"][-1] - 1, "best": judged["best"], "wrong": tile}
                 break
     row.save()

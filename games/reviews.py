@@ -37,7 +37,8 @@ def store_round_reviews(round_id):
 
     Args: `round_id` (int). Returns the number of reviews written (0 for a round that is
     not over, not of a reviewed ruleset, or already reviewed). Never raises for a round
-    that is gone (returns 0)."""
+    that is gone (returns 0); a seat whose review fails gets an empty one (no accuracy, no
+    turns), logged, so the sweeper does not try it again and again."""
     rnd = Round.objects.select_related("match__table").filter(pk=round_id).first()
     if rnd is None or not rnd.is_over or rnd.initial_position is None:
         return 0
@@ -52,7 +53,11 @@ def store_round_reviews(round_id):
     seed = secrets.token_hex(8)
     written = 0
     for seat, user_id in sorted(todo.items()):
-        judged = review.review_seat(rnd.initial_position, actions, seat, seed)
+        try:
+            judged = review.review_seat(rnd.initial_position, actions, seat, seed)
+        except Exception:  # noqa: BLE001 - a review that fails is stored empty, not retried by every sweep
+            log.exception("the review of seat %s in round %s failed", seat, rnd.pk)
+            judged = {"version": review.VERSION, "accuracy": None, "cost": 0, "marks": {}, "turns": []}
         row = RoundReview(round=rnd, seat=seat, user_id=user_id, ruleset=ruleset, method=judged["version"],
                           seed=seed, accuracy=judged["accuracy"], cost=judged["cost"], marks=judged["marks"],
                           turns=judged["turns"])

@@ -1,9 +1,10 @@
 """The round review in the browser (docs/review.md), on a phone: the replay shows the marks
 of the player's own turns, and at a marked turn "show the better move" draws the solver's
 discard on the rack; another visitor sees no marks; the training page's puzzle is answered
-wrong, then solved, with no sideways scroll. Screenshots: review-replay-phone,
+wrong, then solved; the match page and the profile show the accuracy beside the computer
+levels'; no page scrolls sideways. Screenshots: review-replay-phone,
 review-better-move-phone, review-puzzle-wrong-phone, review-puzzle-solved-phone,
-review-replay-desktop."""
+review-match-phone, review-profile-phone, review-replay-desktop."""
 import json
 import os
 import re
@@ -94,6 +95,19 @@ def test_the_replay_marks_a_mistake_and_shows_the_better_move_and_the_puzzle_che
     expect(page.locator("#all-solved")).to_be_visible()
     no_sideways_scroll(page)
     shot(page, "review-puzzle-solved-phone")
+
+    # the accuracy beside the computer levels', on the match page and the profile
+    page.goto(f"{live_server_url}/table/{data['table_id']}/match/")
+    expect(page.locator("#match-accuracy")).to_be_visible()
+    expect(page.locator("td.round-accuracy a")).to_have_count(1)
+    no_sideways_scroll(page)
+    shot(page, "review-match-phone")
+    page.goto(f"{live_server_url}/players/{data['user']}/")
+    expect(page.locator("#player-accuracy")).to_be_visible()
+    page.locator("#player-accuracy details.level-accuracy summary").first.click()
+    expect(page.locator("#player-accuracy tr[data-level='strong']")).to_be_visible()
+    no_sideways_scroll(page)
+    shot(page, "review-profile-phone")
     phone.close()
 
     desktop = browser.new_context(viewport={"width": 1366, "height": 800})

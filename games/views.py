@@ -421,6 +421,15 @@ def match_page(request, table_id):
                                      "accuracy": accuracy.get(rnd.index, {}).get(i),
                                      "events": [describe_penalty(names, e) for e in events if e.get("seat") == i]})
             item["moves"] = replays.move_lines(entry["moves"], names)
+            if item["reviewed"]:  # the marks on the move list: at the last move of each marked turn
+                marked = {turn["moves"][-1]: turn for row in reviews.visible_reviews(rnd, request.user).values()
+                          for turn in row.turns if turn.get("mark") not in (None, "good") and turn["moves"]}
+                for line in item["moves"]:
+                    turn = marked.get(line["number"])
+                    if turn:
+                        line.update(mark=turn["mark"], mark_label=review_text.mark_label(turn["mark"]),
+                                    mark_href=f"{reverse('replay', args=[table.pk])}?round={rnd.number}"
+                                              f"&move={turn['moves'][-1] - 1}")
             item["seeds"] = [{"seat": i, "player": players[i], "seed": seed} for i, seed in enumerate(rnd.client_seeds)]
         rounds.append(item)
     # The result by its one definition (games.results): a player who left is last, no ★.

@@ -100,6 +100,9 @@ def test_the_replay_marks_a_mistake_and_shows_the_better_move_and_the_puzzle_che
     page.goto(f"{live_server_url}/table/{data['table_id']}/match/")
     expect(page.locator("#match-accuracy")).to_be_visible()
     expect(page.locator("td.round-accuracy a")).to_have_count(1)
+    page.locator(".round-card details summary").first.click()  # the move list marks the mistake
+    expect(page.locator("ol.moves .move-mark.mark-mistake")).to_have_count(1)
+    assert page.locator("ol.moves .move-mark").get_attribute("href").endswith(f"move={data['move']}")
     no_sideways_scroll(page)
     shot(page, "review-match-phone")
     page.goto(f"{live_server_url}/players/{data['user']}/")

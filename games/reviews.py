@@ -10,6 +10,7 @@ make their marks public.
 """
 import logging
 import secrets
+import time
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
@@ -25,6 +26,14 @@ TREND_ROUNDS = 50
 """Rounds in a player's accuracy trend (profile)."""
 SWEEP_WINDOW = timedelta(days=1)
 """How far back the sweeper looks for finished rounds still without their reviews."""
+SWEEP_GRACE = timedelta(minutes=2)
+"""A round finished less long ago still has its own review task on the way."""
+SWEEP_EVERY = 300.0
+"""Seconds between two looks for lost reviews (the sweep itself runs every couple of seconds)."""
+SWEEP_ROUNDS = 3
+"""Rounds reviewed per look: a review costs up to about a second of CPU, and the sweep
+also re-arms the tables' timers."""
+_next_look = [0.0]
 
 
 def human_seats(rnd):
@@ -70,14 +79,28 @@ def store_round_reviews(round_id):
     return written
 
 
-def missing_round_ids(now=None, limit=20):
+def missing_round_ids(now=None, limit=SWEEP_ROUNDS):
     """Ids of rounds finished within `SWEEP_WINDOW` of `now` (aware datetime, default now)
-    whose table has a human seat and that have no review yet, oldest first, at most `limit`."""
+    but at least `SWEEP_GRACE` ago, whose table has a human seat and that have no review
+    yet, oldest first, at most `limit`."""
     now = now or timezone.now()
-    return list(Round.objects.filter(finished__gte=now - SWEEP_WINDOW, reviews__isnull=True,
+    return list(Round.objects.filter(finished__gte=now - SWEEP_WINDOW, finished__lte=now - SWEEP_GRACE,
+                                     reviews__isnull=True,
                                      match__table__ruleset__in=review.RULESETS,
                                      match__table__seats__user__isnull=False)
                 .order_by("finished").values_list("pk", flat=True).distinct()[:limit])
+
+
+def review_lost_when_due(every=SWEEP_EVERY, now=None):
+    """Review the rounds whose review task was lost (`missing_round_ids`: a worker that died,
+    the embedded broker's tasks gone with its process), at most once per `every` seconds in
+    this process, since the sweep calls it every couple of seconds. Returns the number of
+    reviews written (0 when not due)."""
+    moment = time.monotonic()
+    if moment < _next_look[0]:
+        return 0
+    _next_look[0] = moment + every
+    return sum(store_round_reviews(pk) for pk in missing_round_ids(now))
 
 
 def may_see(row, viewer):

@@ -72,7 +72,8 @@ def sweep(startup=False):
     was lost, and run the arenas (`games.arena.service.tick`: the scheduled arenas made,
     finished matches scored, waiting players paired), and every few minutes remove the
     guest accounts unused for 7 days (`accounts.guests.remove_stale_guests_when_due`), and
-    review the rounds of the last day whose review task was lost (`reviews.missing_round_ids`)
+    every few minutes review the rounds of the last day whose review task was lost
+    (`reviews.review_lost_when_due`)
     (periodic; `startup` re-arms every pending deadline). Returns {"timers", "recorded",
     "connections", "quick_started", "rematches_started", "arenas", "guests_removed",
     "reviews"} counts."""
@@ -81,7 +82,7 @@ def sweep(startup=False):
     done["rematches_started"] = rematch.start_overdue()
     done["arenas"] = arena.tick()
     done["guests_removed"] = guests.remove_stale_guests_when_due()
-    done["reviews"] = sum(reviews.store_round_reviews(pk) for pk in reviews.missing_round_ids())
+    done["reviews"] = reviews.review_lost_when_due()
     return done
 
 

@@ -1,7 +1,10 @@
 """Round reviews stored after a round ends (games/reviews.py, the `review_round` task):
 sent after the round's end commits, written once per human seat, reproducible from the
 stored seed, and private to their owner unless made public."""
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from accounts.player_settings import PlayerSettings
 from games import review, reviews, tasks
@@ -48,9 +51,14 @@ def test_the_sweeper_reviews_a_round_whose_task_was_lost(alice):
     table = solo(alice)
     play_out(table)
     rnd = Round.objects.get(match__table=table, index=0)
-    assert reviews.missing_round_ids() == [rnd.pk]
-    assert tasks.sweep()["reviews"] == 1
-    assert reviews.missing_round_ids() == []
+    assert reviews.missing_round_ids() == []  # just finished: its own task is on the way
+    later = timezone.now() + reviews.SWEEP_GRACE + timedelta(seconds=1)
+    assert reviews.missing_round_ids(later) == [rnd.pk]
+    reviews._next_look[0] = 0.0
+    assert reviews.review_lost_when_due(now=later) == 1
+    assert reviews.review_lost_when_due(now=later) == 0  # not due again before SWEEP_EVERY
+    assert reviews.missing_round_ids(later) == []
+    assert "reviews" in tasks.sweep()
 
 
 def test_a_review_is_its_owners_unless_they_make_their_marks_public(alice, bob):

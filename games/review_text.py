@@ -38,6 +38,8 @@ def reason_text(reason):
                          "better discard (about %(points)s points)."),
         "weaker_opening": _("Discarding %(tile)s leaves a rack that opens less often after the next draw than the "
                             "better discard (about %(points)s points)."),
+        "weaker_opening_lay": _("This opening leaves the rack paying more than the solver's opening "
+                                "(%(points)s points)."),
         "missed_take": _("Taking %(tile)s into a meld charged its discarder the value × 10 (%(points)s points "
                          "against each opponent)."),
         "missed_swap": _("Swapping %(tile)s for the okey in meld %(meld)s charged its owner 100 + the value × 10 "

@@ -1,12 +1,12 @@
 """"Find the better move": puzzles made from a player's own reviewed mistakes (docs/review.md).
 
 A puzzle is one turn of a stored review marked a mistake or a blunder whose decision can
-be tried again on the rack: an okey51 discard (which tile?), or a rami play (which rack
-tiles go to the table?).  The position is rebuilt from the round's move log as the seat
-saw it (`games.review.turns`: its own view only), and an answer is judged by the same
-judge as the review (`games.review.okey.judge_discard` with the review's seed, the exact
-rami solver), so the points it costs are the review's points.  Nothing is stored: which
-puzzles a player solved lives in their session.
+be tried again on the rack: an okey51 discard (which tile?), a missed okey51 opening
+(which tiles open?), or a rami play (which rack tiles go to the table?).  The position is
+rebuilt from the round's move log as the seat saw it (`games.review.turns`: its own view
+only), and an answer is judged by the review's own judges (`games.review.okey` with the
+review's seed, the exact rami solver), so the points it costs are the review's points.
+Nothing is stored: which puzzles a player solved lives in their session.
 """
 from collections import Counter
 
@@ -32,7 +32,10 @@ def _kind(ruleset, turn):
     if turn.get("mark") not in PUZZLE_MARKS:
         return None
     codes = {r.get("code") for r in turn.get("reasons", [])}
-    if ruleset == "okey51" and codes & DISCARD_REASONS and (turn.get("best") or {}).get("discard"):
+    best = turn.get("best") or {}
+    if ruleset == "okey51" and "missed_opening" in codes and best.get("open") and best.get("melds"):
+        return "open"
+    if ruleset == "okey51" and codes & DISCARD_REASONS and best.get("discard"):
         return "discard"
     if ruleset == "rami" and codes & LAY_REASONS and (turn.get("best") or {}).get("placed"):
         return "lay"
@@ -60,12 +63,19 @@ def parse_id(puzzle_id, user):
     return row, turn
 
 
+def kind_of(row, turn):
+    """What the puzzle of `turn` asks: `discard`, `open` or `lay` (None: no puzzle)."""
+    return _kind(row.ruleset, turn)
+
+
 def position(row, turn):
-    """The view the seat decided from: okey51 before its discard, rami at the turn's start
-    (`api.view` of the seat: its rack, the table, the discards, never another rack)."""
+    """The view the seat decided from (`api.view` of the seat: its rack, the table, the
+    discards, never another rack): an okey51 discard before it, an okey51 opening after the
+    turn's draw, a rami play at the turn's start."""
     actions = [move["action"] for move in stored_moves(row.round)]
     judged = seat_turns(row.round.initial_position, actions, row.seat)[turn["number"] - 1]
-    return judged.before_discard if row.ruleset == "okey51" else judged.start
+    kind = kind_of(row, turn)
+    return {"discard": judged.before_discard, "open": judged.play}.get(kind, judged.start)
 
 
 def check(row, turn, view, answer):
@@ -78,6 +88,8 @@ def check(row, turn, view, answer):
     rack = list(view["rack"])
     if Counter(answer) - Counter(rack) or not answer:
         return {"valid": False, "solved": False, "cost": None, "reasons": [], "best": []}
+    if kind_of(row, turn) == "open":
+        return _check_open(view, turn, answer)
     if row.ruleset == "okey51":
         if len(answer) != 1:
             return {"valid": False, "solved": False, "cost": None, "reasons": [], "best": []}
@@ -85,6 +97,37 @@ def check(row, turn, view, answer):
         return {"valid": True, "solved": judged["cost"] == 0, "cost": judged["cost"],
                 "reasons": judged["reasons"], "best": [judged["best"]]}
     return _check_lay(view, turn, answer)
+
+
+def _check_open(view, turn, answer):
+    """An okey51 opening answer: the chosen tiles must all go into runs and groups reaching
+    the threshold, or into five pairs or more, with a tile left to discard (RULES.md §3);
+    it costs what the rack pays opened this way beyond the solver's opening."""
+    from games.bots.okey_plan import remove
+    from games.bots.partition import OBJ_TILES, counts_of, meld_points, pairs_of, search
+
+    seen = decode(view)
+    ctx = seen.ctx
+    best_tiles = sorted(t.partition("=")[0] for meld in turn["best"]["melds"] for t in meld)
+    invalid = {"valid": False, "solved": False, "cost": None, "reasons": [], "best": best_tiles}
+    if len(answer) >= len(view["rack"]):
+        return invalid  # a tile must stay to discard
+    counts, wilds = counts_of(ctx, list(answer))
+    melds = list(search(counts, wilds, ctx.ruleset, OBJ_TILES, ctx.ace_high)[1])
+    pairs = pairs_of(ctx, list(answer))
+    if len(laid_tiles(ctx, melds)) == len(answer) and \
+            sum(meld_points(ctx.ruleset, m) for m in melds) >= okey_judge.threshold(view):
+        kind, chosen = "melds", melds
+    elif len(pairs) >= okey_judge.PAIRS_TO_OPEN and not remove(list(answer), laid_tiles(ctx, pairs)):
+        kind, chosen = "pairs", pairs
+    else:
+        return invalid
+    rack = list(view["rack"])
+    best = okey_judge.best_opening(seen, rack)
+    target = okey_judge.opening_cost(seen, rack, *best) if best else 0
+    cost = max(0, target - okey_judge.opening_cost(seen, rack, kind, chosen))
+    reasons = [{"code": "weaker_opening_lay", "points": cost}] if cost else []
+    return {"valid": True, "solved": cost == 0, "cost": cost, "reasons": reasons, "best": best_tiles}
 
 
 def _rack_value(view, tiles):

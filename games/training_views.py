@@ -36,18 +36,22 @@ def _board(row, turn, view):
             "indicator": tile_view(indicator, ruleset, indicator) if indicator else None,
             "okey": tile_view(view["okey"], ruleset, indicator) if view.get("okey") else None,
             "rack": [{"tile": t, "view": tile_view(t, ruleset, indicator), "index": i} for i, t in enumerate(rack)],
-            "opened": opened[seat] if seat < players else "no", "others": others, "multiple": ruleset == "rami",
+            "opened": opened[seat] if seat < players else "no", "others": others,
+            "multiple": training.kind_of(row, turn) in ("open", "lay"),
             "pile": view.get("pile_count"),
             "replay": f"{replay}?round={row.round.number}&move={turn['moves'][-1] - 1}"}
 
 
-def _verdict(row, view, answer, judged):
+def _verdict(row, turn, view, answer, judged):
     indicator = view.get("indicator")
     best = judged["best"]
     names = ", ".join(tile_words(t) for t in best)
+    kind = training.kind_of(row, turn)
     if not judged["valid"]:
-        summary = (_("Choose one tile of your rack to discard.") if row.ruleset == "okey51"
-                   else _("The table cannot take all of these tiles: choose tiles it can take."))
+        summary = {"discard": _("Choose one tile of your rack to discard."),
+                   "open": _("These tiles do not open: runs and groups reaching the threshold, or five pairs, "
+                             "with a tile left to discard.")}.get(
+            kind, _("The table cannot take all of these tiles: choose tiles it can take."))
     elif judged["solved"]:
         summary = _("Solved: your move gives nothing away against the solver's (%(best)s).") % {"best": names}
     else:
@@ -83,14 +87,15 @@ def training_page(request):
     if request.method == "POST":
         answer = request.POST.getlist("tile")
         judged = training.check(row, turn, view, answer)
-        verdict = _verdict(row, view, answer, judged)
+        verdict = _verdict(row, turn, view, answer, judged)
         if judged["solved"]:
             solved.add(wanted)
             request.session[SESSION_KEY] = sorted(solved)[-500:]
     later = ids[ids.index(wanted) + 1:] + ids[:ids.index(wanted)] if wanted in ids else ids
     following = next((p for p in later if p not in solved), None)
-    question = (_("Which tile do you discard?") if row.ruleset == "okey51"
-                else _("Which tiles of your rack do you lay on the table?"))
+    question = {"discard": _("Which tile do you discard?"),
+                "open": _("Which tiles do you lay to open?")}.get(
+        training.kind_of(row, turn), _("Which tiles of your rack do you lay on the table?"))
     return render(request, "games/training.html", {
         "puzzle": {"id": wanted, "question": question, "round": row.round.number,
                    "table_id": row.round.match.table_id, "turn": turn["number"], **_board(row, turn, view)},

@@ -129,3 +129,21 @@ def test_a_rami_lay_puzzle_is_checked_by_the_solver():
     wrong = training.check(row, turn, view, ["B8"])
     assert (wrong["valid"], wrong["solved"], wrong["cost"]) == (True, False, 13)
     assert training.check(row, turn, view, ["K1"])["valid"] is False  # the table cannot take it
+
+
+def test_a_missed_opening_puzzle_is_checked_against_the_solvers_opening():
+    from games.engine import api
+    from tests.review.test_review import okey_position
+
+    rack = ["R10", "R11", "R12", "R13", "B7", "K7", "Y7", "B1", "K3", "Y5", "B9", "K12", "Y1", "R3", "B5"]
+    view = api.view(okey_position(rack), 0)
+    turn = {"number": 1, "mark": "blunder", "reasons": [{"code": "missed_opening", "points": 365}],
+            "best": {"open": "melds", "melds": [["R10", "R11", "R12", "R13"], ["B7", "K7", "Y7"]]}}
+    row = SimpleNamespace(ruleset="okey51", seed="s", seat=0)
+    assert training.kind_of(row, turn) == "open"
+    solved = training.check(row, turn, view, ["R10", "R11", "R12", "R13", "B7", "K7", "Y7"])
+    assert (solved["valid"], solved["solved"], solved["cost"]) == (True, True, 0)
+    # R11-R12-R13 (36) + the sevens (21) opens too, but leaves R10 on the rack: 5 x 10 more
+    weaker = training.check(row, turn, view, ["R11", "R12", "R13", "B7", "K7", "Y7"])
+    assert (weaker["valid"], weaker["solved"], weaker["cost"]) == (True, False, 50)
+    assert training.check(row, turn, view, ["R11", "R12", "R13"])["valid"] is False  # 36 < 51

@@ -68,13 +68,14 @@ def kind_of(row, turn):
     return _kind(row.ruleset, turn)
 
 
-def position(row, turn):
+def position(row, turn, kind=None):
     """The view the seat decided from (`api.view` of the seat: its rack, the table, the
     discards, never another rack): an okey51 discard before it, an okey51 opening after the
-    turn's draw, a rami play at the turn's start."""
+    turn's draw, a rami play at the turn's start. `kind`: the puzzle's kind (default: the
+    turn's, `kind_of`); None when the turn has no such view (an okey turn without a discard)."""
     actions = [move["action"] for move in stored_moves(row.round)]
     judged = seat_turns(row.round.initial_position, actions, row.seat)[turn["number"] - 1]
-    kind = kind_of(row, turn)
+    kind = kind or kind_of(row, turn)
     return {"discard": judged.before_discard, "open": judged.play}.get(kind, judged.start)
 
 

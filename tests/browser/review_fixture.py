@@ -37,7 +37,7 @@ def main():
     for turn in row.turns:
         turn["mark"] = "good" if turn["mark"] else None
         turn["cost"] = 0 if turn["cost"] is not None else None
-        view = training.position(row, turn)
+        view = training.position(row, turn, kind="discard")
         if chosen or view is None:
             continue
         for tile in sorted(set(view["rack"])):

@@ -65,7 +65,7 @@ def discard_puzzle(row):
     """Make one of the review's discard turns a puzzle the real judge can fail: a turn where
     some rack tile gives points away (as a mistake would be stored). Returns (turn, wrong tile)."""
     for turn in row.turns:
-        view = training.position(row, turn)
+        view = training.position(row, turn, kind="discard")
         if view is None:
             continue
         costs = {}

@@ -356,7 +356,7 @@ def judge_turn(turn, rng) -> dict:
             best[key] = found.get("then") or {"meld": found["meld"], "tile": found["tile"]}
     # Finish: every tile but one laid, the last discarded.
     if play is not None and not turn.finished:
-        out = can_finish(play, play.rack, opened_before if opened_before != "no" else "no")
+        out = can_finish(play, play.rack, opened_before)
         if out is not None:
             kind, melds, last = out
             gain = FINISH[kind if opened_before != "pairs" else "pairs"]
@@ -374,7 +374,3 @@ def judge_turn(turn, rng) -> dict:
             best["melds"] = write(before.ctx, partition(before.ctx, before.rack, OBJ_TILES))
     return {"cost": cost, "reasons": reasons, "best": best}
 
-
-def tiles_laid(before: list[str], after: list[str]) -> list[str]:
-    """Rack tiles that left between two racks (a discard included)."""
-    return sorted((Counter(before) - Counter(after)).elements())

@@ -84,9 +84,11 @@ def turn_lines(turns):
             for turn in turns]
 
 
-def review_payload(row, name):
-    """A stored review (`RoundReview`) for a page: {seat, name, accuracy, marks, labels
-    {mark: name}, turns (`turn_lines`)}; `name` is the seat's display name."""
-    return {"seat": row.seat, "name": name, "accuracy": row.accuracy, "marks": row.marks,
+def review_payload(row, name, viewer=None):
+    """A stored review (`RoundReview`) for a page: {seat, name, own (the viewer's own
+    review: its puzzles are theirs to train on), accuracy, marks, labels {mark: name}, turns
+    (`turn_lines`)}; `name` is the seat's display name, `viewer` the user asking."""
+    own = viewer is not None and viewer.is_authenticated and viewer.pk == row.user_id
+    return {"seat": row.seat, "name": name, "own": own, "accuracy": row.accuracy, "marks": row.marks,
             "labels": {m: mark_label(m) for m in ("good", "inaccuracy", "mistake", "blunder")},
             "turns": turn_lines(row.turns)}

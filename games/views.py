@@ -494,7 +494,8 @@ def replay_page(request, table_id):
     finished = [rnd.number for rnd in records.finished_rounds(match)]
     config = {"mode": "match", "ruleset": table.ruleset, "rules": api.client_rules(table.ruleset), "rounds": finished,
               "running": [rnd.number for rnd in match.rounds.all() if not rnd.is_over],
-              "frames_url": reverse("replay_frames", args=[table.pk]), "match_url": reverse("match", args=[table.pk])}
+              "frames_url": reverse("replay_frames", args=[table.pk]), "match_url": reverse("match", args=[table.pk]),
+              "training_url": reverse("training")}
     return render(request, "games/replay.html", {"table": table, "replay_config": config,
                                                  "players": replays.players_shown_info(players)})
 
@@ -516,7 +517,7 @@ def replay_frames(request, table_id):
     names = _names(players)
     replay = replays.round_frames(records.stored_round(rnd), names)
     # the marks belong to their owner unless they made them public (docs/review.md)
-    replay["reviews"] = [review_text.review_payload(row, names[seat])
+    replay["reviews"] = [review_text.review_payload(row, names[seat], request.user)
                          for seat, row in sorted(reviews.visible_reviews(rnd, request.user).items())]
     return JsonResponse({"ruleset": table.ruleset, "players": replays.players_shown_info(players), "round": replay})
 

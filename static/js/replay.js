@@ -191,6 +191,9 @@ function reviewPanel(replay) {
           onclick: () => { state.better = !state.better; render(); },
         }, state.better ? _("Hide the better move") : _("Show the better move"))));
     }
+    if (review.own && config.training_url && review.turns.some((t) => t.mark === "mistake" || t.mark === "blunder")) {
+      parts.push(h("p", { class: "small" }, h("a", { href: config.training_url, id: "training-link" }, _("Find the better move"))));
+    }
   }
   box.replaceChildren(...parts);
 }

@@ -68,6 +68,7 @@ def test_the_replay_marks_a_mistake_and_shows_the_better_move_and_the_puzzle_che
     expect(drawn).to_be_visible()
     expect(drawn.locator(f".better-discard .tile[data-tile='{data['best']}']")).to_have_count(1)
     expect(page.locator("#show-better")).to_have_text("Hide the better move")
+    expect(page.locator("#training-link")).to_have_attribute("href", "/training/")  # her mistakes, to train on
     no_sideways_scroll(page)
     shot(page, "review-better-move-phone")
     page.locator("#next-move").click()  # another move: the drawing goes with the turn it belongs to

@@ -36,7 +36,7 @@ def test_the_replay_json_has_the_viewers_own_review_only(alice, bob):
     table, rnd, row = reviewed_round(alice)
     url = f"/table/{table.pk}/replay/frames/?round=1"
     (mine,) = logged_in(alice).get(url).json()["round"]["reviews"]
-    assert mine["seat"] == 0 and mine["accuracy"] == row.accuracy
+    assert mine["seat"] == 0 and mine["accuracy"] == row.accuracy and mine["own"] is True
     assert [t["number"] for t in mine["turns"]] == [t["number"] for t in row.turns]
     assert all(t["mark_label"] for t in mine["turns"] if t["mark"])
     labels = {"fr": "Bon", "es": "Bien", "tr": "İyi", "en": "Good"}  # the marks in the player's language
@@ -48,7 +48,8 @@ def test_the_replay_json_has_the_viewers_own_review_only(alice, bob):
     prefs = PlayerSettings.for_user(alice)
     prefs.public_review_marks = True
     prefs.save()
-    assert [r["seat"] for r in logged_in(bob).get(url).json()["round"]["reviews"]] == [0]
+    (public,) = logged_in(bob).get(url).json()["round"]["reviews"]
+    assert public["seat"] == 0 and public["own"] is False
 
 
 def test_the_match_page_and_profile_show_the_accuracy_beside_the_computer_levels(alice, bob):

@@ -2,11 +2,12 @@
 
 Holds the profile (names, e-mail addresses, settings), ratings and rating changes, every
 match they sat at with their seat, the players, the scores and, for each round, the
-moves their own seat made, solo records, the chat lines they wrote, the abuse reports
-they made and the sanctions on their account, whom they follow, who follows them and
-whom they blocked, whether they uploaded a picture, their challenges and notifications.
-Other players' hidden tiles are not theirs to export: a round's deal and positions are
-left out (the replay page shows them to anyone once the round is over).
+moves their own seat made, the reviews of their rounds (accuracy, marks), solo records,
+the chat lines they wrote, the abuse reports they made and the sanctions on their
+account, whom they follow, who follows them and whom they blocked, whether they uploaded
+a picture, their challenges and notifications. Other players' hidden tiles are not
+theirs to export: a round's deal and positions are left out (the replay page shows them
+to anyone once the round is over).
 """
 from django.dispatch import Signal
 from django.utils import timezone
@@ -42,6 +43,7 @@ def _profile(user):
         "settings": None if prefs is None else {
             "display_name": prefs.display_name, "language": prefs.language,
             "public_solo_records": prefs.public_solo_records, "table_defaults": prefs.table_defaults,
+            "public_review_marks": prefs.public_review_marks,
         },
     }
 
@@ -83,13 +85,14 @@ def _matches(user):
 
 def export_user(user):
     """Everything stored about `user` (a User): a dict of plain JSON values,
-    {"format", "exported", "profile", "ratings", "rating_changes", "matches",
+    {"format", "exported", "profile", "ratings", "rating_changes", "matches", "round_reviews",
     "solo_records", "chat_lines", "reports_made", "sanctions", "following", "followers",
     "blocked"} and the sections the apps above accounts add through `exporting` (the
     challenges and notifications, `social`), times as ISO 8601 strings."""
     from accounts.moderation import Sanction
     from accounts.relations import Block, Follow
     from games.chat.models import ChatMessage, ChatReport
+    from games.models import RoundReview
     from leaderboards.models import Rating, RatingChange, SoloRecord
 
     data = {
@@ -103,6 +106,10 @@ def export_user(user):
                             "mu_after": c.mu_after, "sigma_after": c.sigma_after, "played": _when(c.played)}
                            for c in RatingChange.objects.filter(user=user).select_related("match").order_by("pk")],
         "matches": _matches(user),
+        "round_reviews": [{"table": r.round.match.table_id, "round": r.round.number, "seat": r.seat,
+                           "ruleset": r.ruleset, "accuracy": r.accuracy, "cost": r.cost, "marks": r.marks,
+                           "turns": r.turns, "at": _when(r.created)}
+                          for r in RoundReview.objects.filter(user=user).select_related("round__match").order_by("pk")],
         "solo_records": [{"ruleset": r.ruleset, "total": r.total, "rounds": r.rounds, "table": r.match.table_id,
                           "played": _when(r.played)}
                          for r in SoloRecord.objects.filter(user=user).select_related("match").order_by("ruleset")],

@@ -3,10 +3,10 @@
 What goes: the login (name, e-mail addresses, password, second factors), the settings,
 their uploaded picture, their friends and blocks, the chat lines they wrote (and their
 words copied into abuse reports), the reports they made, their sanctions, solo records,
-and every table nobody else played at. What stays: the finished games they played with
-other people, whose seats, scores and rating changes belong to the other players as much
-as to them. Those keep pointing at the same `User` row, emptied and deactivated under
-the name "deleted-<id>" and shown as "deleted player"
+the reviews of their rounds, and every table nobody else played at. What stays: the
+finished games they played with other people, whose seats, scores and rating changes
+belong to the other players as much as to them. Those keep pointing at the same `User`
+row, emptied and deactivated under the name "deleted-<id>" and shown as "deleted player"
 (`accounts.player_settings.display_name`); the other players' ratings are untouched, and
 a recomputation (`leaderboards.recording.recompute`) still finds every seat it rated.
 """
@@ -54,7 +54,7 @@ def erase_user(user):
     from accounts.player_settings import PlayerSettings
     from accounts.relations import Block, Follow
     from games.chat.models import ChatMessage, ChatReport
-    from games.models import Seat, Table
+    from games.models import RoundReview, Seat, Table
 
     with transaction.atomic():
         user = get_user_model().objects.select_for_update().get(pk=user.pk)
@@ -73,6 +73,7 @@ def erase_user(user):
         from leaderboards.models import SoloRecord
 
         SoloRecord.objects.filter(user=user).delete()
+        RoundReview.objects.filter(user=user).delete()
         for model in (EmailAddress, Authenticator, PlayerSettings, Guest, Sanction, Picture):
             model.objects.filter(user=user).delete()
         user.username = f"{DELETED_PREFIX}{user.pk}"

@@ -13,7 +13,8 @@ class PlayerSettings(models.Model):
     """Per-user settings.
 
     `public_solo_records` False (the default) keeps the player out of the public solo
-    ranking (RULES.md §6 "Records"). `table_defaults` is a dict the lobby form may start
+    ranking (RULES.md §6 "Records"). `public_review_marks` False (the default) keeps the
+    reviews of the player's rounds (docs/review.md) to the player. `table_defaults` is a dict the lobby form may start
     from: {"ruleset", "move_time" (seconds), "assisted" (bool), "bot_level"}.
     """
 
@@ -22,6 +23,7 @@ class PlayerSettings(models.Model):
     language = models.CharField(_("language"), max_length=8, blank=True, choices=settings.LANGUAGES)
     public_solo_records = models.BooleanField(_("show my solo records in the public solo ranking"), default=False)
     table_defaults = models.JSONField(_("default table options"), default=dict, blank=True)
+    public_review_marks = models.BooleanField(_("show the marks of my round reviews to everyone"), default=False)
 
     class Meta:
         app_label = "accounts"

@@ -23,10 +23,11 @@ class PlayerSettingsForm(forms.ModelForm):
 
     class Meta:
         model = PlayerSettings
-        fields = ["display_name", "language", "public_solo_records"]
+        fields = ["display_name", "language", "public_solo_records", "public_review_marks"]
         help_texts = {
             "display_name": _("Shown at tables and in the rankings instead of your user name."),
             "public_solo_records": _("Off by default: your solo records stay visible to you only."),
+            "public_review_marks": _("Off by default: the review of your rounds stays visible to you only."),
         }
 
     def __init__(self, *args, **kwargs):

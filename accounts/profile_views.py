@@ -14,16 +14,18 @@ from accounts.player_settings import PlayerSettings, display_name
 from accounts.profile_forms import PlayerSettingsForm
 from accounts.relations import relation
 from games.forms import available_rulesets
-from games.models import RULESET_CHOICES, ArenaEntry
+from games.models import BOT_LEVEL_CHOICES, RULESET_CHOICES, ArenaEntry
 from leaderboards.chart import rating_svg
 from leaderboards.models import Rating, SoloRecord
-from leaderboards.stats import player_stats, rating_series
+from leaderboards.stats import accuracy_summary, player_stats, rating_series
 
 
 def player_profile(request, username):
     """`/players/<username>/`: ratings per ruleset, a rating-over-time SVG chart, matches,
     wins, average round total, openings, penalties, recent matches (links to their score
-    tables) and solo records (when the player made them public, or to the player)."""
+    tables), solo records (when the player made them public, or to the player) and the
+    review accuracy over the last 50 rounds beside the computer levels' (to the player, or
+    to everyone when they made their review marks public)."""
     user = get_object_or_404(get_user_model(), username=username, is_active=True)
     own = request.user.is_authenticated and request.user.pk == user.pk
     prefs = PlayerSettings.objects.filter(user=user).first()
@@ -39,9 +41,21 @@ def player_profile(request, username):
         records = list(SoloRecord.objects.filter(user=user).select_related("match").order_by("ruleset"))
     name = display_name(user)
     chart = rating_svg(rating_series(user), title=_("Rating of %(name)s over time") % {"name": name})
+    # the review's accuracy is the player's own unless they made their marks public
+    accuracy = accuracy_summary(user) if own or (prefs and prefs.public_review_marks) else None
+    accuracy_chart = ""
+    if accuracy and accuracy["series"]:
+        accuracy_chart = rating_svg(accuracy["series"], title=_("Accuracy of %(name)s over the last 50 rounds") % {
+            "name": name})
+        for row in accuracy["rulesets"]:
+            row["name"] = names.get(row["ruleset"], row["ruleset"])
+            labels = dict(BOT_LEVEL_CHOICES)
+            for level in row["levels"]:
+                level["label"] = labels.get(level["level"], level["level"])
     return render(request, "accounts/profile_public.html", {
         "player": user, "player_name": name, "own": own, "ratings": ratings, "stats": stats,
         "records": records, "chart": chart, "face": face_url(user.pk),
+        "accuracy": accuracy, "accuracy_chart": accuracy_chart,
         "arena_wins": ArenaEntry.objects.filter(user=user, rank=1).count(),
         "relation": relation(request.user, user) if request.user.is_authenticated and not own else None,
         "rulesets": available_rulesets(),

@@ -246,6 +246,38 @@ class Round(models.Model):
         return self.algorithm == LEGACY_SHUFFLE
 
 
+class RoundReview(models.Model):
+    """The review of one seat's play in a finished round (docs/review.md): every turn of
+    the seat judged against the best decision it could know of (`games.review`).
+
+    Written once per (round, seat) by the `review_round` task after the round commits;
+    `seed` is the text the sampled draws came from, so `games.review.review_seat` gives
+    the same `turns` again. `user` is the seat's player when the round ended (None for a
+    computer's seat, reviewed only by the benchmark). Private to that player unless their
+    settings make their marks public (`PlayerSettings.public_review_marks`).
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="reviews")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="round_reviews")
+    ruleset = models.CharField(max_length=16)
+    method = models.PositiveSmallIntegerField()  # games.review.VERSION
+    seed = models.CharField(max_length=64)
+    accuracy = models.FloatField(null=True, blank=True)  # 0-100, None: no turn judged
+    cost = models.PositiveIntegerField(default=0)  # RULES.md points given away in the round
+    marks = models.JSONField(default=dict)  # {mark: count}
+    turns = models.JSONField(default=list)  # games.review.review_seat()["turns"]
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["round", "seat"]
+        constraints = [models.UniqueConstraint(fields=["round", "seat"], name="review_unique_round_seat")]
+
+    def __str__(self):
+        return f"review of seat {self.seat} in {self.round}"
+
+
 class Game(models.Model):
     """The live state of a table: one row, locked and version-checked by every write.
 

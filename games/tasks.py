@@ -12,7 +12,7 @@ again.
 from celery import shared_task
 
 from accounts import guests
-from games import compaction
+from games import compaction, reviews
 from games.arena import service as arena
 from games.play import quickmatch, rematch, seeding, turns
 
@@ -58,20 +58,31 @@ def seeding_timeout(game_id, token):
     return seeding.close_window(game_id, token)
 
 
+@shared_task(name="games.tasks.review_round", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def review_round(round_id):
+    """Review the human seats of finished round `round_id` (`reviews.store_round_reviews`,
+    idempotent: a seat already reviewed is skipped). Returns the number of reviews written."""
+    return reviews.store_round_reviews(round_id)
+
+
 @shared_task(name="games.tasks.sweep", ignore_result=True)
 def sweep(startup=False):
     """Re-arm overdue deadlines, record finished matches not yet recorded, drop expired
     socket presence rows, start the quick-match tables and rematches whose start task
     was lost, and run the arenas (`games.arena.service.tick`: the scheduled arenas made,
     finished matches scored, waiting players paired), and every few minutes remove the
-    guest accounts unused for 7 days (`accounts.guests.remove_stale_guests_when_due`)
+    guest accounts unused for 7 days (`accounts.guests.remove_stale_guests_when_due`), and
+    every few minutes review the rounds of the last day whose review task was lost
+    (`reviews.review_lost_when_due`)
     (periodic; `startup` re-arms every pending deadline). Returns {"timers", "recorded",
-    "connections", "quick_started", "rematches_started", "arenas", "guests_removed"} counts."""
+    "connections", "quick_started", "rematches_started", "arenas", "guests_removed",
+    "reviews"} counts."""
     done = turns.sweep(startup=startup)
     done["quick_started"] = quickmatch.start_overdue()
     done["rematches_started"] = rematch.start_overdue()
     done["arenas"] = arena.tick()
     done["guests_removed"] = guests.remove_stale_guests_when_due()
+    done["reviews"] = reviews.review_lost_when_due()
     return done
 
 

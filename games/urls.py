@@ -1,7 +1,7 @@
 """Lobby, table, match, replay and record URLs (the WebSocket routes are in games/routing.py)."""
 from django.urls import path
 
-from games import views
+from games import training_views, views
 from games.arena import views as arena_views
 
 urlpatterns = [
@@ -25,6 +25,7 @@ urlpatterns = [
     path("table/<int:table_id>/replay/", views.replay_page, name="replay"),
     path("table/<int:table_id>/replay/frames/", views.replay_frames, name="replay_frames"),
     path("replay/", views.replay_file, name="replay_file"),
+    path("training/", training_views.training_page, name="training"),
     path("fairdeal.py", views.fairdeal_checker, name="fairdeal_checker"),
     path("arenas/", arena_views.arena_list, name="arenas"),
     path("arena/<int:arena_id>/", arena_views.arena_page, name="arena"),

@@ -21,13 +21,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts import guests
 from accounts.player_settings import PlayerSettings
-from games import hints, invite_limits, invites, records, replays, results
+from games import hints, invite_limits, invites, records, replays, results, review_text, reviews
 from games.arena import views as arena_views
 from games.arena.models import Arena
 from games.engine import api, fairdeal
 from games.errors import TableError, error_message
 from games.forms import CreateTableForm, available_rulesets
-from games.models import Match, Seat, Table
+from games.models import BOT_LEVEL_CHOICES, Match, Seat, Table
 from games.module_graph import module_closure
 from games.move_text import describe_penalty
 from games.play import quickmatch, rematch, tables
@@ -400,13 +400,15 @@ def match_page(request, table_id):
     okey51 teams: team totals) and, per finished round, its revealed seeds with a Verify
     button that re-deals it in the browser (`static/js/match.js`), its replay and its move
     log as translated sentences; a running round shows only its commitment. Seats are
-    numbered from 1 everywhere."""
+    numbered from 1 everywhere. The accuracy of each round and of the match is shown for
+    the seats whose review the viewer may see (docs/review.md), beside the computer levels'."""
     table, match, seats, players = _match_rows(table_id)
     names = _names(players)
     header = records.header_of(match, seats)
     rounds, deals = [], []
+    accuracy = reviews.visible_accuracy(match, request.user)
     for rnd in match.rounds.order_by("index"):
-        item = {"round": rnd, "rows": [], "moves": [], "seeds": []}
+        item = {"round": rnd, "rows": [], "moves": [], "seeds": [], "reviewed": rnd.index in accuracy}
         if rnd.is_over:
             entry = records.stored_round(rnd)
             deals.append({key: entry[key] for key in ("number", "shuffle", "first", "chain_tip", "commitment",
@@ -416,8 +418,18 @@ def match_page(request, table_id):
                 item["rows"].append({"seat": i, "player": player, "score": rnd.scores[i] if rnd.scores else None,
                                      "penalty": rnd.penalties[i] if rnd.penalties else None,
                                      "total": rnd.totals[i] if rnd.totals else None,
+                                     "accuracy": accuracy.get(rnd.index, {}).get(i),
                                      "events": [describe_penalty(names, e) for e in events if e.get("seat") == i]})
             item["moves"] = replays.move_lines(entry["moves"], names)
+            if item["reviewed"]:  # the marks on the move list: at the last move of each marked turn
+                marked = {turn["moves"][-1]: turn for row in reviews.visible_reviews(rnd, request.user).values()
+                          for turn in row.turns if turn.get("mark") not in (None, "good") and turn["moves"]}
+                for line in item["moves"]:
+                    turn = marked.get(line["number"])
+                    if turn:
+                        line.update(mark=turn["mark"], mark_label=review_text.mark_label(turn["mark"]),
+                                    mark_href=f"{reverse('replay', args=[table.pk])}?round={rnd.number}"
+                                              f"&move={turn['moves'][-1] - 1}")
             item["seeds"] = [{"seat": i, "player": players[i], "seed": seed} for i, seed in enumerate(rnd.client_seeds)]
         rounds.append(item)
     # The result by its one definition (games.results): a player who left is last, no ★.
@@ -435,9 +447,17 @@ def match_page(request, table_id):
                      for t in outcome.team_order]
     deal_data = {"table_id": table.pk, "header": {k: header[k] for k in ("format", "ruleset", "table_id", "players")},
                  "rounds": deals}
+    match_accuracy = {}
+    for per_seat in accuracy.values():
+        for seat, value in per_seat.items():
+            if value is not None:
+                match_accuracy.setdefault(seat, []).append(value)
+    accuracy_rows = [{"seat": seat, "player": players[seat], "accuracy": round(sum(v) / len(v), 1), "rounds": len(v)}
+                     for seat, v in sorted(match_accuracy.items())]
     return render(request, "games/match.html", {
         "table": table, "match": match, "rounds": rounds, "standings": standings, "totals": totals,
-        "team_rows": team_rows, "deal_data": deal_data, "finished_any": bool(deals),
+        "team_rows": team_rows, "deal_data": deal_data, "finished_any": bool(deals), "accuracy_rows": accuracy_rows,
+        "level_accuracy": level_accuracy_rows(table.ruleset),
     })
 
 
@@ -455,6 +475,16 @@ def match_record(request, table_id):
     return response
 
 
+def level_accuracy_rows(ruleset):
+    """The computer levels' measured accuracy in `ruleset` (`games.review.levels`), as
+    [{level, label, accuracy, low, high, rounds}], strongest first; [] when not measured."""
+    from games.review.levels import LEVEL_ACCURACY
+
+    labels = dict(BOT_LEVEL_CHOICES)
+    return [{"level": level, "label": labels.get(level, level), **figures}
+            for level, figures in LEVEL_ACCURACY.get(ruleset, {}).items()]
+
+
 @per_table
 def replay_page(request, table_id):
     """The replay of a match's finished rounds (`static/js/replay.js`): every move forward
@@ -464,7 +494,8 @@ def replay_page(request, table_id):
     finished = [rnd.number for rnd in records.finished_rounds(match)]
     config = {"mode": "match", "ruleset": table.ruleset, "rules": api.client_rules(table.ruleset), "rounds": finished,
               "running": [rnd.number for rnd in match.rounds.all() if not rnd.is_over],
-              "frames_url": reverse("replay_frames", args=[table.pk]), "match_url": reverse("match", args=[table.pk])}
+              "frames_url": reverse("replay_frames", args=[table.pk]), "match_url": reverse("match", args=[table.pk]),
+              "training_url": reverse("training")}
     return render(request, "games/replay.html", {"table": table, "replay_config": config,
                                                  "players": replays.players_shown_info(players)})
 
@@ -473,7 +504,8 @@ def replay_page(request, table_id):
 @per_table
 def replay_frames(request, table_id):
     """JSON of one finished round's replay (`?round=N`, N from 1): {ruleset, players, round:
-    `replays.round_frames`}. 404 for a round that does not exist or is not over."""
+    `replays.round_frames` + reviews [`review_text.review_payload` of each seat review the
+    viewer may see]}. 404 for a round that does not exist or is not over."""
     table, match, _seats, players = _match_rows(table_id)
     try:
         number = int(request.GET.get("round", "1"))
@@ -482,7 +514,11 @@ def replay_frames(request, table_id):
     rnd = match.rounds.filter(index=number - 1, finished__isnull=False).first()
     if rnd is None:
         raise Http404("no such finished round")
-    replay = replays.round_frames(records.stored_round(rnd), _names(players))
+    names = _names(players)
+    replay = replays.round_frames(records.stored_round(rnd), names)
+    # the marks belong to their owner unless they made them public (docs/review.md)
+    replay["reviews"] = [review_text.review_payload(row, names[seat], request.user)
+                         for seat, row in sorted(reviews.visible_reviews(rnd, request.user).items())]
     return JsonResponse({"ruleset": table.ruleset, "players": replays.players_shown_info(players), "round": replay})
 
 

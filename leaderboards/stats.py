@@ -79,3 +79,23 @@ def rating_series(user):
             points.append((change.played, change.before))
         points.append((change.played, change.after))
     return series
+
+
+def accuracy_summary(user, limit=50):
+    """A player's review accuracy (docs/review.md) over their last `limit` reviewed rounds:
+    {"series": {ruleset: [(finished datetime, accuracy)]} oldest first (for `rating_svg`),
+    "rulesets": [{"ruleset", "accuracy" (mean, one decimal), "rounds", "levels"
+    [{level, accuracy, low, high}] (the computer levels measured, strongest first)}]}."""
+    from games.models import RoundReview
+    from games.review.levels import LEVEL_ACCURACY
+
+    rows = list(RoundReview.objects.filter(user=user, accuracy__isnull=False, round__finished__isnull=False)
+                .order_by("-round__finished").values_list("ruleset", "accuracy", "round__finished")[:limit])
+    series = {}
+    for ruleset, accuracy, finished in reversed(rows):
+        series.setdefault(ruleset, []).append((finished, accuracy))
+    rulesets = [{"ruleset": ruleset, "accuracy": round(sum(a for _f, a in points) / len(points), 1),
+                 "rounds": len(points),
+                 "levels": [{"level": level, **figures} for level, figures in LEVEL_ACCURACY.get(ruleset, {}).items()]}
+                for ruleset, points in sorted(series.items())]
+    return {"series": series, "rulesets": rulesets}

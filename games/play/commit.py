@@ -44,6 +44,7 @@ from games.play.timers import send_timer, timer_args
 from games.prepared import Prepared
 from leaderboards.recording import record_result
 from okeysite import socket_groups
+from okeysite.celery import app as celery_app
 from okeysite.operations import logs
 
 log = logging.getLogger("games.play")
@@ -122,6 +123,9 @@ class Write:
         prepared.save_row(game)
         round_end = snapshot.round_end_frame(game, table, self.seats) if ended else None
         self._after_commit(refresh, origin, round_end, ended and game.match.finished is not None, delivered)
+        if ended:
+            round_id = game.round_id
+            transaction.on_commit(lambda: _send_review(round_id))
         return round_end
 
     def notify(self, refresh=True, origin=None):
@@ -289,6 +293,18 @@ class Write:
         self._timer_sent = armed
         kind, args, deadline = game.deadline_kind, timer_args(game), game.deadline
         transaction.on_commit(lambda: send_timer(kind, args, deadline))
+
+
+REVIEW_TASK = "games.tasks.review_round"
+
+
+def _send_review(round_id):
+    # The review reads every rack, so it is sent only once the round's end has committed;
+    # a lost one is sent again by the sweeper (`reviews.missing_round_ids`).
+    try:
+        celery_app.send_task(REVIEW_TASK, args=(round_id,))
+    except Exception:  # noqa: BLE001 - the sweeper reviews the round if this task is lost
+        log.exception("could not send the review of round %s", round_id)
 
 
 def _for_write():

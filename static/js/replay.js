@@ -19,6 +19,7 @@ const state = {
   rounds: new Map(), // round number -> {number, first, frames, moves, verification?}
   round: null,
   move: 0,
+  better: false,     // "show the better move" drawn at the marked turn shown
 };
 
 function showError(text) {
@@ -62,6 +63,7 @@ function seatBox(frame, seat, replay, move) {
     if (drawn) drawn.classList.add("fresh");
   }
   const penalty = (frame.penalty || [])[seat] || 0;
+  const marked = markedTurn(replay, seat);
   return h("section", { class: `replay-seat${turn ? " turn" : ""}${player.computer ? " computer" : ""}`, dataset: { seat } },
     h("header", {},
       h("span", { class: "seat-no" }, fmt(_("Seat %(n)s"), { n: seat + 1 })),
@@ -72,6 +74,7 @@ function seatBox(frame, seat, replay, move) {
       fmt(ngettext("%(n)s tile", "%(n)s tiles", rack.length), { n: rack.length }), " · ", openedLabel((frame.opened || [])[seat]),
       penalty ? ` · ${fmt(_("penalties %(points)s"), { points: penalty })}` : ""),
     rackTiles,
+    marked && state.better ? betterBox(marked, frame) : null,
     frame.discards ? h("div", { class: "replay-discard-row" }, h("span", { class: "small muted" }, _("Discards")),
       tiles(frame.discards[seat], frame, "replay-discards")) : null);
 }
@@ -118,6 +121,83 @@ function resultBox(frame) {
       h("td", { class: "num" }, penalties[seat] || 0), h("td", { class: "num" }, score + (penalties[seat] || 0)))))));
 }
 
+// ------------------------------------------------------------------ review
+// The review of the seats the viewer may see (their own, or a player's made public): the
+// marks of each turn, and at a marked turn the better move drawn on that seat's rack.
+function turnAt(review, move) {
+  return review.turns.find((t) => t.moves.length && move >= t.moves[0] - 1 && move <= t.moves[t.moves.length - 1]);
+}
+
+function decisionMove(turn) { // the position just before the turn's last move: its decision
+  return turn.moves[turn.moves.length - 1] - 1;
+}
+
+function markedTurn(replay, seat) {
+  const review = (replay.reviews || []).find((r) => r.seat === seat);
+  const turn = review ? turnAt(review, state.move) : null;
+  return turn && turn.cost ? turn : null;
+}
+
+function betterBox(turn, frame) {
+  const best = turn.best || {};
+  const groups = [];
+  if (best.melds) groups.push(...best.melds.map((m) => tiles(m, frame, "better-meld")));
+  if (best.table) {
+    const placed = [...(best.placed || [])];
+    for (const meld of best.table) {
+      const box = tiles(meld, frame, "better-meld");
+      for (const el of box.children) { // the rack tiles the better play lays
+        const physical = (el.dataset.tile || "").split("=")[0];
+        const k = placed.indexOf(physical);
+        if (k >= 0) { placed.splice(k, 1); el.classList.add("better-placed"); }
+      }
+      groups.push(box);
+    }
+  }
+  if (best.discard) {
+    const box = tiles([best.discard], frame, "better-discard");
+    groups.push(h("span", { class: "better-discard-label small" }, _("Discard")), box);
+  }
+  return h("div", { class: "better-move", role: "region", "aria-label": _("The better move") },
+    h("h4", {}, _("The better move")),
+    h("ul", { class: "plain small" }, (turn.better || []).map((text) => h("li", {}, text))),
+    h("div", { class: "better-tiles" }, groups));
+}
+
+function reviewPanel(replay) {
+  const box = $("review-panel");
+  const list = replay.reviews || [];
+  box.hidden = !list.length;
+  if (!list.length) return;
+  const parts = [];
+  for (const review of list) {
+    const current = turnAt(review, state.move);
+    parts.push(h("h3", {}, fmt(_("Review of %(name)s"), { name: review.name }),
+      review.accuracy === null ? null : h("span", { class: "review-accuracy" }, ` · ${fmt(_("accuracy %(n)s"), { n: review.accuracy })}`)));
+    parts.push(h("ol", { class: "review-turns plain", dataset: { seat: review.seat } }, review.turns.filter((t) => t.mark).map((t) =>
+      h("li", {}, h("button", {
+        type: "button", class: `review-turn mark-${t.mark}`, dataset: { mark: t.mark, turn: t.number },
+        "aria-current": current === t ? "true" : "false",
+        onclick: () => { state.better = false; go(decisionMove(t)); },
+      }, h("span", { class: "turn-no" }, fmt(_("Turn %(n)s"), { n: t.number })),
+      h("span", { class: "mark-label" }, t.mark_label),
+      t.cost ? h("span", { class: "turn-cost small" }, fmt(_("%(points)s points"), { points: t.cost })) : null)))));
+    if (current && current.cost) {
+      parts.push(h("div", { class: `review-now mark-${current.mark}` },
+        h("p", {}, h("strong", {}, current.mark_label), " · ", fmt(_("Turn %(n)s"), { n: current.number })),
+        h("ul", { class: "plain small" }, current.why.map((text) => h("li", {}, text))),
+        h("button", {
+          type: "button", id: "show-better", class: "primary", "aria-pressed": state.better ? "true" : "false",
+          onclick: () => { state.better = !state.better; render(); },
+        }, state.better ? _("Hide the better move") : _("Show the better move"))));
+    }
+    if (review.own && config.training_url && review.turns.some((t) => t.mark === "mistake" || t.mark === "blunder")) {
+      parts.push(h("p", { class: "small" }, h("a", { href: config.training_url, id: "training-link" }, _("Find the better move"))));
+    }
+  }
+  box.replaceChildren(...parts);
+}
+
 function render() {
   const replay = state.rounds.get(state.round);
   if (!replay) return;
@@ -147,6 +227,7 @@ function render() {
   $("replay-seats").replaceChildren(...frame.racks.map((_r, seat) => seatBox(frame, seat, replay, move)));
   tableBox(frame);
   resultBox(frame);
+  reviewPanel(replay);
   for (const tab of document.querySelectorAll("#round-tabs button")) {
     tab.setAttribute("aria-current", Number(tab.dataset.round) === state.round ? "true" : "false");
   }
@@ -167,6 +248,7 @@ function showVerification(replay) {
 }
 
 function go(move) {
+  if (move !== state.move) state.better = false;
   state.move = move;
   render();
 }

@@ -12,8 +12,9 @@ from django.utils import timezone
 
 from accounts.moderation import Sanction
 from accounts.player_settings import PlayerSettings
+from games import reviews
 from games.chat.models import ChatMessage, ChatReport
-from games.models import Match, Move, Seat, Table
+from games.models import Match, Move, Round, RoundReview, Seat, Table
 from leaderboards.models import Rating, RatingChange, SoloRecord
 from leaderboards.recording import recompute, record_result
 from tests.games.play.helpers import online_table, play_out
@@ -33,6 +34,8 @@ def history(alice, bob, carol):
     Seat.objects.filter(table=played).update(autoplay=True)
     with transaction.atomic():
         play_out(played)
+    for rnd in Round.objects.filter(match__table=played):  # as the review task does after each round
+        reviews.store_round_reviews(rnd.pk)
     shared = finished_match([alice, bob, carol, None], [12, 8, 4, 0])
     record_result(shared)
     solo = finished_match([alice, None, None, None], [99, 0, 0, 0], mode="solo")
@@ -72,6 +75,9 @@ def test_the_download_holds_each_kind_of_data(client, alice, history):
     assert [c["text"] for c in data["chat_lines"]] == ["good luck everyone"]  # hers only
     assert [(r["reported"], r["reason"]) for r in data["reports_made"]] == [("bob", "spam in chat")]
     assert [s["reason"] for s in data["sanctions"]] == ["shouting"]
+    mine = RoundReview.objects.filter(user=alice)
+    assert mine.exists() and len(data["round_reviews"]) == mine.count()  # hers, not bob's
+    assert {(r["table"], r["seat"]) for r in data["round_reviews"]} == {(history["played"].pk, 0)}
 
 
 def test_the_data_pages_need_a_login(client):
@@ -106,6 +112,8 @@ def test_deleting_keeps_others_games_anonymised_and_their_ratings(client, alice,
     assert not EmailAddress.objects.filter(user_id=alice.pk).exists()
     assert not PlayerSettings.objects.filter(user_id=alice.pk).exists()
     assert not Sanction.objects.filter(user_id=alice.pk).exists()
+    assert not RoundReview.objects.filter(user_id=alice.pk).exists()
+    assert RoundReview.objects.filter(user=bob).exists()  # bob's reviews of the same rounds stay
     assert not ChatMessage.objects.filter(user_id=alice.pk).exists()
     assert ChatMessage.objects.filter(user=bob, text="thanks alice").exists()  # others' lines stay
     assert not ChatReport.objects.filter(reporter_id=alice.pk).exists()

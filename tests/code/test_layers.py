@@ -43,6 +43,14 @@ def test_the_engine_imports_only_itself_and_the_standard_library(path):
     assert [n for n in imports(path) if under(n, site) and not under(n, ("games.engine",))] == []
 
 
+@pytest.mark.parametrize("path", python_files("games/review"))
+def test_the_review_imports_only_the_engine_the_bots_and_the_standard_library(path):
+    # a review is a pure function of a round's log (docs/review.md): no Django, no writer
+    site = ("django", "channels", "celery", "games", "accounts", "leaderboards", "okeysite")
+    allowed = ("games.engine", "games.bots", "games.review")
+    assert [n for n in imports(path) if under(n, site) and not under(n, allowed)] == []
+
+
 @pytest.mark.parametrize("path", READ_SIDE)
 def test_the_read_side_never_imports_the_writer(path):
     assert [n for n in imports(path) if under(n, WRITER_AND_SOCKETS)] == []

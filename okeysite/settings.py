@@ -265,6 +265,12 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # table at most about 2 s + the interval. A sweep that waited longer than its interval in a
 # queue is dropped: the next one is already on its way.
 OKEY_SWEEP_INTERVAL = env_float("OKEY_SWEEP_INTERVAL", 2.0)
+# One scheduler sends the timers (ARCHITECTURE.md invariant 5): a deadline due within this
+# many seconds of its commit has its timer sent by the writer; a later one (a human's move
+# time, mostly met long before it runs out) by the sweep that finds it this close to due,
+# so no task waits 30 s in a worker to fire for nothing. It must exceed the sweep interval
+# by the longest a sweep may be late, else a timer goes out after its deadline.
+OKEY_TIMER_HORIZON = env_float("OKEY_TIMER_HORIZON", OKEY_SWEEP_INTERVAL + 2.0)
 CELERY_BEAT_SCHEDULE = {
     "okey-sweep-deadlines": {"task": "games.tasks.sweep", "schedule": OKEY_SWEEP_INTERVAL,
                              "options": {"expires": max(OKEY_SWEEP_INTERVAL, 1.0)}},

@@ -13,9 +13,11 @@ broadcast, the timer task of a new deadline and, when a match ends, its recordin
 
 A timer task is armed for one deadline (`timer_args`: the game and the deadline's
 token) and does nothing when it fires after the game's deadline moved on to another
-one. A version that keeps its deadline (a draw inside a turn, a seat's player coming
-back, a seed arriving) sends no timer: the one already on its way plays the turn when
-the deadline comes, on the position of that moment.
+one. The writer sends the timer of a new deadline due soon (`timers.due_soon`) and
+marks it sent (`Game.timer_sent`); a later one is the sweep's to send once it is due
+soon (`send_due_timer`). A version that keeps its deadline (a draw inside a turn, a
+seat's player coming back, a seed arriving) sends no timer: the one on its way, or the
+sweep's, plays the turn when the deadline comes, on the position of that moment.
 
 Each version's views are built once, here, inside the transaction, from the position
 and rows the writer holds (`snapshot.version_views`): every seated user's view goes to
@@ -68,7 +70,7 @@ class Write:
         self._round_before = game.round_id
         self._turn_before = game.position["turn"] if game.position else None
         self._version_before = game.version  # committed: the row is locked at it
-        self._timer_sent = (game.deadline_kind, game.deadline)  # the deadline whose timer is on its way
+        self._armed_before = (game.deadline_kind, game.deadline)
         self.texts = {}  # {seat index: (serialised view, its language)} of the last broadcast
 
     @cached_property
@@ -119,9 +121,12 @@ class Write:
         if ended:
             rounds.finish_round(game, table, now, self.seats)
         self._arm(now, ended, any(p.actor != Move.Actor.HUMAN for p in played))
+        timer = self._timer_due(now)
         prepared.save_row(game)
         round_end = snapshot.round_end_frame(game, table, self.seats) if ended else None
         self._after_commit(refresh, origin, round_end, ended and game.match.finished is not None, delivered)
+        if timer is not None:
+            transaction.on_commit(lambda: send_timer(*timer))
         return round_end
 
     def notify(self, refresh=True, origin=None):
@@ -158,8 +163,15 @@ class Write:
         self._set_deadline(Game.Deadline.NONE, None, turn=None)
 
     def resend_timer(self):
-        """Send the stored deadline's timer again (it fired early)."""
-        self._schedule_timer(again=True)
+        """The stored deadline's timer fired early: send it again after commit when the
+        deadline is due soon, else leave it to the sweep that finds it due soon."""
+        game = self.game
+        if not timers.due_soon(game.deadline, timezone.now()):
+            game.timer_sent = None
+            Game.objects.filter(pk=game.pk).update(timer_sent=None)
+            return
+        args = (game.deadline_kind, timer_args(game), game.deadline)
+        transaction.on_commit(lambda: send_timer(*args))
 
     def _log(self, played):
         # The round's recent rows are read once (they number the new moves and count their
@@ -271,24 +283,25 @@ class Write:
                              dict(update, type="table.view", text=text, lang=lang, seat=index, to_move=to_move)))
         _on_commit_send(messages)
 
+    def _timer_due(self, now):
+        # The timer to send after commit for a new deadline due soon (kind, args, deadline),
+        # marked sent in the row; None when the deadline stays (its timer, or the sweep's,
+        # is on its way), is cleared, or is the sweep's to send later.
+        game = self.game
+        armed = (game.deadline_kind, game.deadline)
+        if not game.deadline_kind or game.deadline is None or armed == self._armed_before \
+                or not timers.due_soon(game.deadline, now):
+            return None
+        game.timer_sent = game.deadline
+        return game.deadline_kind, timer_args(game), game.deadline
+
     def _after_commit(self, refresh, origin, round_end, match_finished, delivered=None):
         self._broadcast(refresh, origin, round_end, delivered)
-        self._schedule_timer()
         if match_finished:
             match_id = self.game.match_id
             transaction.on_commit(lambda: _record(match_id))
             self.lobby_changed()  # the lobby lists running matches to watch: this one is over
 
-    def _schedule_timer(self, again=False):
-        # Only a new deadline needs a timer: the one sent for the deadline that stays fires
-        # on time and plays the position it finds then.
-        game = self.game
-        armed = (game.deadline_kind, game.deadline)
-        if not game.deadline_kind or game.deadline is None or (armed == self._timer_sent and not again):
-            return
-        self._timer_sent = armed
-        kind, args, deadline = game.deadline_kind, timer_args(game), game.deadline
-        transaction.on_commit(lambda: send_timer(kind, args, deadline))
 
 
 def _for_write():
@@ -359,6 +372,22 @@ def _fresh_joins(game):
         wanted = getattr(game, field.attname)
         if (joined.pk if joined is not None else None) != wanted:
             field.set_cached_value(game, model.objects.get(pk=wanted) if wanted is not None else None)
+
+
+def send_due_timer(game_id, kind, deadline, again=False):
+    """Send the timer of game `game_id`'s `kind` deadline at `deadline` (aware datetime),
+    the sweep's part of the one scheduler (`timers.due_soon`): claimed by marking the row's
+    `timer_sent` only while that is still its deadline and (unless `again`: a timer lost
+    with a worker or a broker) no timer was sent for it yet, so the writer and the sweep
+    never both send it. One conditional UPDATE, no lock held across the send. Returns bool
+    (sent)."""
+    rows = Game.objects.filter(pk=game_id, deadline_kind=kind, deadline=deadline)
+    if not again:
+        rows = rows.exclude(timer_sent=deadline)
+    if not rows.update(timer_sent=deadline):
+        return False
+    send_timer(kind, [game_id, timers.deadline_token(deadline)], deadline)
+    return True
 
 
 def _armed(game, token, kind):

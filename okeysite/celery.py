@@ -67,6 +67,7 @@ def sweep_at_start(sender=None, **_kwargs):
     once overdue. Sent by name: this module imports nothing of the site's apps."""
     try:
         app.send_task("games.tasks.sweep", kwargs={"startup": True})
+        logging.getLogger("okeysite.celery").info("worker ready: start-up sweep sent")
     except Exception:  # noqa: BLE001 - the periodic sweep is the backstop
         logging.getLogger("okeysite.celery").exception("start-up sweep could not be sent")
 

@@ -269,7 +269,12 @@ class Write:
         seen = dict(update, seated=[uid for uid, _v in own.values()])
         if public is not None:
             seen.update(text=snapshot.view_text(public, default), lang=default)
-        messages = [(self.table.group_name, seen)]
+        # Nothing sent that nobody reads: without a watcher, the seated sockets (which drop
+        # the table message: each has its own view) are all the table group holds. A
+        # spectator arriving now reads its snapshot after it is counted (`spectators.recount`
+        # updates the table row, so it waits for this lock). A refresh still goes out: a
+        # socket whose seat was just given up hears of it there.
+        messages = [(self.table.group_name, seen)] if public is not None or refresh else []
         for index, (uid, view) in own.items():
             lang = snapshot.seat_language(self.seats[index])
             text = snapshot.view_text(view, lang)
@@ -322,10 +327,6 @@ _LOCK_BY_TABLE = Prepared(lambda table_id: _for_write().filter(table_id=table_id
 _LOCK_BY_GAME = Prepared(lambda game_id: _for_write().filter(pk=game_id))
 _SEATS = Prepared(lambda table_id: Seat.objects.filter(table_id=table_id)
                   .select_related("user", "user__player_settings").order_by("index"))
-# A timer's deadline read without a lock or a transaction: most timers find theirs moved on
-# (every human move leaves its move timer to fire for nothing), and a deadline that moved
-# on never comes back, so those are dropped before the locked read.
-_DEADLINE = Prepared(lambda game_id: Game.objects.filter(pk=game_id).only("deadline_kind", "deadline"))
 
 
 @contextmanager
@@ -348,9 +349,9 @@ def locked_timer(game_id, token, kind):
     timer task armed for the `kind` deadline (a `Game.Deadline`) whose `deadline_token` is
     `token` (int); yields None when the game is gone or its deadline moved on to another
     one (a late or duplicate task does nothing, ARCHITECTURE.md invariant 5)."""
-    if not _armed(_DEADLINE.get(game_id), token, kind):
-        yield None  # moved on before the lock: no transaction at all
-        return
+    # No unlocked read first: a timer is sent only once its deadline is due soon
+    # (`timers.due_soon`), so it mostly finds its deadline still standing, and the lock
+    # comes with the one transaction of the version it commits.
     with transaction.atomic():
         game = _LOCK_BY_GAME.get(game_id)
         if not _armed(game, token, kind):

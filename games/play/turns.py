@@ -169,6 +169,8 @@ def send_due_timers(startup=False, now=None):
     for game in games.only("pk", "deadline_kind", "deadline"):
         again = startup or game.deadline < now - OVERDUE
         sent += commit.send_due_timer(game.pk, game.deadline_kind, game.deadline, again=again)
+    if startup:
+        log.info("start-up sweep: %s timers due soon sent again", sent)
     return sent
 
 

@@ -21,8 +21,11 @@ from bench.stack import PrivateRedis, beat, site_env, worker
 
 ROOT = Path(__file__).resolve().parents[2]
 PG = "postgres://postgres@127.0.0.1:5432"
-MOVE_TIME = 65  # seconds: beyond the horizon below, so the sweep sends each timer
-HORIZON = 60  # long: a worker restarted on a busy machine (40 s seen) is up before the deadlines
+# (horizon, move time) in seconds: the move time beyond the horizon, so the sweep sends each
+# timer. Before the restart the site's kind of horizon; for it a long one, so a worker
+# restarted on a busy machine (60 s seen) is up before the deadlines whose timers it lost.
+SWEEP_PATH = (4, 10)
+RESTART = (110, 120)
 TABLES = 3
 ON_TIME = timedelta(seconds=0.5)
 
@@ -32,7 +35,7 @@ from django.contrib.auth import get_user_model
 from games.play import tables
 made = []
 for n in range({count}):
-    user = get_user_model().objects.create_user(f"timer{{n}}", f"timer{{n}}@example.com", "pw-timer-1234")
+    user = get_user_model().objects.create_user(f"{prefix}{{n}}", f"{prefix}{{n}}@example.com", "pw-timer-1234")
     made.append(tables.create_table(user, "okey51", {{"rounds": 3}}, mode="solo", move_time={move_time}).pk)
     time.sleep(2)  # deadlines apart: the one solo worker fires each alone, what is timed is the scheduling
 print(json.dumps(made))
@@ -100,55 +103,76 @@ def lateness(monitor, fired):
             for game, at in fired]
 
 
+def sent_at_commit(monitor, games):
+    """The `games` whose first move deadline had its timer sent when first seen, right
+    after its commit (it should be the sweep's to send, later)."""
+    return [game for game in games if monitor.seen[game][min(monitor.seen[game])]]
+
+
 def test_a_move_timeout_fires_on_time_from_the_sweep_and_after_a_worker_restart(tmp_path, database):
     with PrivateRedis(tmp_path) as redis:
         env = site_env(redis.url, database, OKEY_CHANNEL_PREFIX=tmp_path.name, OKEY_BOT_DELAY="0.2",
-                       OKEY_BOT_STEP_DELAY="0.1", OKEY_SEED_WINDOW="0", OKEY_SWEEP_INTERVAL="1",
-                       OKEY_TIMER_HORIZON=str(HORIZON))
+                       OKEY_BOT_STEP_DELAY="0.1", OKEY_SEED_WINDOW="0", OKEY_SWEEP_INTERVAL="1")
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env,
                        check=True)
         logs = {name: open(tmp_path / f"{name}.log", "ab") for name in ("worker", "beat")}
 
-        def start_worker():
-            return subprocess.Popen(worker("timers"), cwd=ROOT, env=env, stdout=logs["worker"],
-                                    stderr=subprocess.STDOUT)
+        def start_worker(horizon):
+            return subprocess.Popen(worker("timers"), cwd=ROOT, env=dict(env, OKEY_TIMER_HORIZON=str(horizon)),
+                                    stdout=logs["worker"], stderr=subprocess.STDOUT)
 
         def ready(count):
             return (tmp_path / "worker.log").read_text(errors="replace").count("start-up sweep:") >= count
 
-        procs = {"worker": start_worker(),
+        def create(prefix, move_time):
+            made = subprocess.run([sys.executable, "manage.py", "shell", "-v", "0", "-c",
+                                   CREATE.format(count=TABLES, prefix=prefix, move_time=move_time)],
+                                  cwd=ROOT, env=env, check=True, capture_output=True, text=True)
+            with psycopg.connect(database) as conn:
+                return [row[0] for row in conn.execute("SELECT id FROM games_game WHERE table_id = ANY(%s)",
+                                                       (json.loads(made.stdout.strip().splitlines()[-1]),))]
+
+        procs = {"worker": start_worker(SWEEP_PATH[0]),
                  "beat": subprocess.Popen(beat(tmp_path / "schedule"), cwd=ROOT, env=env, stdout=logs["beat"],
                                           stderr=subprocess.STDOUT)}
         monitor = Deadlines(database)
         monitor.start()
         try:
-            wait_for(lambda: ready(1), 120, "the worker")
-            made = subprocess.run([sys.executable, "manage.py", "shell", "-v", "0", "-c",
-                                   CREATE.format(count=TABLES, move_time=MOVE_TIME)],
-                                  cwd=ROOT, env=env, check=True, capture_output=True, text=True)
-            tables = json.loads(made.stdout.strip().splitlines()[-1])
-            with psycopg.connect(database) as conn:
-                games = [row[0] for row in conn.execute("SELECT id FROM games_game WHERE table_id = ANY(%s)",
-                                                        (tables,))]
+            # The sweep sends each move timer once it is due soon; the worker fires it on time.
+            wait_for(lambda: ready(1), 180, "the worker")
+            # Not timed: the worker's first computer turn loads the bots (seconds on a busy machine).
+            warm = create("warm", SWEEP_PATH[1])
+            wait_for(lambda: timeouts(database, warm, 1), 3 * SWEEP_PATH[1] + 60, "a first timeout")
+            games = create("sweep", SWEEP_PATH[1])
+            fired = wait_for(lambda: timeouts(database, games, 1), 3 * SWEEP_PATH[1] + 60, "the first timeouts")
+            late = lateness(monitor, fired)
+            assert all(abs(s) <= ON_TIME.total_seconds() for s in late), late
+            assert not sent_at_commit(monitor, games)
 
-            def held():  # every first move deadline's timer sent, by the sweep: none at its commit
+            # A worker killed with the timers it holds: the one started after it sends them again.
+            procs["worker"].terminate()
+            procs["worker"].wait(30)
+            procs["worker"] = start_worker(RESTART[0])
+            wait_for(lambda: ready(2), 180, "the worker with the long horizon")
+            games = create("restart", RESTART[1])
+
+            def held():  # every first move deadline's timer sent by the sweep
                 with psycopg.connect(database) as conn:
                     return conn.execute("SELECT count(*) FROM games_game WHERE id = ANY(%s) AND deadline_kind = "
                                         "'move' AND timer_sent = deadline", (games,)).fetchone()[0] == TABLES
 
-            wait_for(held, MOVE_TIME, "the sweep to send the first timers")
-            procs["worker"].kill()  # with the timers it holds
+            wait_for(held, RESTART[1], "the sweep to send the timers")
+            procs["worker"].kill()
             procs["worker"].wait(10)
-            procs["worker"] = start_worker()
-            wait_for(lambda: ready(2), MOVE_TIME, "the restarted worker's start-up sweep")
+            procs["worker"] = start_worker(RESTART[0])
+            wait_for(lambda: ready(3), RESTART[1], "the restarted worker's start-up sweep")
             up = time.time()
-            fired = wait_for(lambda: timeouts(database, games, 2), 3 * MOVE_TIME + 60, "two timeouts per table")
-            # else the test proves nothing: each first deadline fell due after the new worker was up
+            fired = wait_for(lambda: timeouts(database, games, 1), 2 * RESTART[1] + 60, "the timeouts after it")
+            # else the test proves nothing: each deadline fell due after the new worker was up
             assert all(min(monitor.seen[game]).timestamp() > up for game in games), (monitor.seen, up)
             late = lateness(monitor, fired)
             assert all(abs(s) <= ON_TIME.total_seconds() for s in late), late
-            # no move deadline's timer was sent at its commit: every one was first seen unsent
-            assert not any(sent for deadlines in monitor.seen.values() for sent in deadlines.values()), monitor.seen
+            assert not sent_at_commit(monitor, games)
         finally:
             monitor.stopped.set()
             for proc in procs.values():

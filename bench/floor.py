@@ -10,7 +10,9 @@ many versions per second its cores could carry if everything of ours cost nothin
   position (`SELECT ... FOR NO KEY UPDATE`), insert one move row, update the game row
   (position, version, deadline), commit. A dealt okey51 position (about 1.2 KB of JSON),
   `--clients` processes on their own games, with PostgreSQL's default durability and then
-  with `synchronous_commit=off`. CPU of the clients and of their server sessions.
+  with `synchronous_commit=off`. CPU of the clients and of their server sessions (the
+  floor's part: the whole server's, also printed, holds other databases' work on a shared
+  machine).
 - **celery**: one timer task per `--task-rate` tick (`countdown`, as the site sends its
   turn timers), to a `celery worker` with the site's broker settings whose task only counts
   itself (`bench.floor_celery`): CPU of the sender, the worker (prefork children, or the
@@ -22,8 +24,10 @@ many versions per second its cores could carry if everything of ours cost nothin
   redis-server per frame (`--server uvicorn` needs `pip install 'uvicorn[standard]'`, not a project dependency).
 
 It ends with the floor of one okey51 version with two humans and two computers: one
-transaction, two thirds of a timer task (every turn sends one: per six versions, two human
-turns of two versions each and two computer turns of one) and one frame's fan-out, and the
+transaction, two thirds of a timer task (a timer per turn: per six versions, two human
+turns of two versions each and two computer turns of one; the site now sends a human's move
+timer only when the move time is about to run out, so it sends fewer, but the floor keeps
+this definition) and one frame's fan-out, and the
 versions per second the machine's cores would carry at that cost. The database is a
 throw-away one (`okeyfloor_<pid>`, dropped at the end); Redis is an empty database claimed
 as `bench.live_tables` claims it, flushed at the end.

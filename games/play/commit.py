@@ -286,7 +286,7 @@ class Write:
                 continue
             messages.append((socket_groups.seat_group(self.table.pk, uid),
                              dict(update, type="table.view", text=text, lang=lang, seat=index, to_move=to_move)))
-        _on_commit_send(messages)
+        _on_commit_send(messages, order=self.table.group_name)
 
     def _timer_due(self, now):
         # The timer to send after commit for a new deadline due soon (kind, args, deadline),
@@ -399,7 +399,7 @@ def _armed(game, token, kind):
 def send_to_table(table, message):
     """Send group `message` (a dict with a Channels "type") to `table`'s sockets after
     commit; public data only (ARCHITECTURE.md invariant 3)."""
-    _on_commit_send([(table.group_name, message)])
+    _on_commit_send([(table.group_name, message)], order=table.group_name)
 
 
 def _update(version, refresh, origin, round_end):
@@ -411,8 +411,10 @@ def _update(version, refresh, origin, round_end):
     return message
 
 
-def _on_commit_send(messages):
-    socket_groups.send_after_commit(messages, "broadcast")
+def _on_commit_send(messages, order):
+    # `order`: the table's group name, so the table's batches leave in the order they were
+    # committed whichever groups each holds (a version nobody watches sends no table message)
+    socket_groups.send_after_commit(messages, "broadcast", order=order)
 
 
 def _record(match_id):

@@ -10,9 +10,10 @@ of the user), or its expiry — the user's sockets opened with it are closed wit
   (`socket_groups.user_group`). A password change keeps the changer's own session,
   under a new key (Django cycles it): that socket follows the rename and stays open.
 - `SessionSocketMixin` (for a Channels consumer whose sockets join that group) closes the
-  sockets of ended sessions, checks its session again on a timer
-  (settings.OKEY_SESSION_CHECK_INTERVAL seconds) and, on a received frame, once the last
-  check is OKEY_SESSION_RECHECK seconds old or the session's expiry has passed.
+  sockets of ended sessions, checks its session again when it expires and on a timer
+  (settings.OKEY_SESSION_CHECK_INTERVAL seconds, hourly) and, on a received frame, once
+  the last check is OKEY_SESSION_RECHECK seconds old (hourly) or the session's expiry has
+  passed: the events above close a socket at once, the rereads are only a backstop.
 """
 import asyncio
 import logging
@@ -136,8 +137,15 @@ class SessionSocketMixin:
         await super().websocket_receive(message)
 
     async def _watch_session(self):
+        # Reads the session's expiry once at the start, then wakes when it expires, or
+        # after the check interval when that comes first.
+        if not await self.check_session():
+            return
         while True:
-            await asyncio.sleep(settings.OKEY_SESSION_CHECK_INTERVAL)
+            wait = settings.OKEY_SESSION_CHECK_INTERVAL
+            if self.session_expires is not None:
+                wait = max(0.0, min(wait, self.session_expires - time.time()))
+            await asyncio.sleep(wait)
             if not await self.check_session():
                 return
 

@@ -25,6 +25,7 @@ import subprocess
 import sys
 import time
 
+from bench import floor as floor_bench
 from bench.live import report
 from bench.live.bareload import run_bare
 from bench.live.lobby import run_lobby
@@ -85,6 +86,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--lobby-timeout", type=float, default=60.0, help="give up waiting for a change to reach "
                    "every lobby socket after this many seconds (default 60; the sockets still missing it are counted)")
     p.add_argument("--seed", default="bench", help="seeds the players' choices and pauses")
+    p.add_argument("--floor", action="store_true", help="after each K, measure the stack's floor (bench.floor) "
+                   "and print the product's CPU per version against it; --floor-* set its knobs")
+    floor_bench.add_arguments(p, prefix="floor-")
     p.add_argument("--json", metavar="FILE", help="write every figure to FILE")
     p.add_argument("--keep-logs", action="store_true", help="keep the servers' logs (path printed)")
     args = p.parse_args(argv)
@@ -125,7 +129,9 @@ async def _product(stack: Stack, args, k: int, users: list[dict]) -> dict:
     await asyncio.sleep(args.warmup)
     meter = Meter(stack.roots())
     pg_before = await asyncio.to_thread(stack.pg_counters)  # off the loop: sockets keep being read
+    backends_before = await asyncio.to_thread(stack.db_backend_cpu)
     start, end = await hold_window(meter, args.seconds)
+    backends_after = await asyncio.to_thread(stack.db_backend_cpu)
     pg_after = await asyncio.to_thread(stack.pg_counters)
     await _drain(rec, start, end)
     run.stop()
@@ -139,6 +145,9 @@ async def _product(stack: Stack, args, k: int, users: list[dict]) -> dict:
         "snapshot_bytes": int(statistics.median(rec.sizes)) if rec.sizes else 0,
         "meter": meter.report(), "exited": stack.check_alive(),
         "database": _db_rates(pg_before, pg_after, end - start),
+        # a backend that started in the window counts from zero; one that exited in it is lost
+        "db_backends_cpu_seconds": round(sum(cpu - backends_before.get(pid, 0.0)
+                                             for pid, cpu in backends_after.items()), 2) if backends_after else None,
     }
 
 
@@ -187,8 +196,29 @@ async def _bare(stack: Stack, args, k: int, product: dict) -> dict:
             "meter": meter.report()}
 
 
+def cpu_per_version(product: dict) -> dict | None:
+    """The stack's CPU per game version in the product window: the started servers (daphne,
+    workers, beat), this database's PostgreSQL backends and redis-server (all its clients:
+    on a shared machine an upper bound), over the versions the tables advanced. Returns
+    {"total_ms", "servers_ms", "db_ms", "redis_ms"} or None when no version advanced."""
+    versions = product["throughput"]["versions_advanced_per_s"] * product["meter"]["seconds"]
+    if not versions:
+        return None
+    procs = product["meter"]["processes"]
+    servers = sum(p["cpu_seconds"] for name, p in procs.items()
+                  if name != "load-generator" and not name.startswith(("postgres", "redis-server")))
+    redis_cpu = sum(p["cpu_seconds"] for name, p in procs.items() if name.startswith("redis-server"))
+    db = product.get("db_backends_cpu_seconds") or 0.0
+    per = {"servers_ms": 1000 * servers / versions, "db_ms": 1000 * db / versions,
+           "redis_ms": 1000 * redis_cpu / versions}
+    per["total_ms"] = sum(per.values())
+    return {k: round(v, 3) for k, v in per.items()}
+
+
 def measure_tables(args, k: int) -> dict:
-    """One K on a fresh stack: the product, then the bare comparison. Returns its figures."""
+    """One K on a fresh stack: the product, then the bare comparison, then (with
+    `--floor`) the stack's floor (`bench.floor`) on the same machine right after. Returns
+    its figures."""
     stack = _stack(args)
     try:
         stack.prepare()
@@ -203,12 +233,21 @@ def measure_tables(args, k: int) -> dict:
         product, bare = asyncio.run(both())
     finally:
         stack.close(keep_logs=args.keep_logs)
+    floor = None
+    if args.floor:
+        print(f"  floor (bench.floor) after K={k}:", flush=True)
+        floor = floor_bench.measure(args, prefix="floor-", out=lambda line: print(line, flush=True))
+    cost = cpu_per_version(product)
+    if cost is not None and floor and floor["total_ms"]:
+        cost["floor_ms"] = floor["total_ms"]
+        cost["ratio_to_floor"] = round(cost["total_ms"] / floor["total_ms"], 2)
     ratios = {}
     if bare:
         for key in ("ack", "own", "others"):
             ratios[key] = {q: ratio(product["latency"][key], bare["latency"][key], q) for q in ("p50", "p99")}
     return {"mode": args.mode, "tables": k, "humans": args.humans, "pace": args.pace, "seconds": args.seconds,
-            "warmup": args.warmup, "rulesets": args.rulesets, "product": product, "bare": bare, "ratios": ratios}
+            "warmup": args.warmup, "rulesets": args.rulesets, "product": product, "bare": bare, "ratios": ratios,
+            "floor": floor, "cpu_per_version": cost}
 
 
 def measure_lobby(args, n: int) -> dict:

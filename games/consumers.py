@@ -193,7 +193,9 @@ class TableConsumer(ChatFrames, DirectDispatch, SessionSocketMixin, HeartbeatMix
         if self.seat is not None:
             await database_sync_to_async(presence.set_connected)(
                 self.user, self.table_id, True, origin=self.channel_name, channel=self.channel_name)
-            await self.send_snapshot()
+        else:  # counted again: the writer sends a table's public view only while it knows of a watcher
+            await database_sync_to_async(spectators.recount)(self.table_id)
+        await self.send_snapshot()
 
     # ------------------------------------------------------------------ sending
 

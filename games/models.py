@@ -283,7 +283,8 @@ class Game(models.Model):
 
     `deadline` + `deadline_kind` is the single timer (ARCHITECTURE.md invariant 5):
     `move` (a human's turn time), `bot` (a computer's next action), `next_round`, `seed`
-    (the seeding window before a deal, `games.play.seeding`).
+    (the seeding window before a deal, `games.play.seeding`); `timer_sent` the deadline
+    whose timer task was sent.
     """
 
     class Deadline(models.TextChoices):
@@ -301,6 +302,10 @@ class Game(models.Model):
     turn = models.SmallIntegerField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     deadline_kind = models.CharField(max_length=12, choices=Deadline.choices, blank=True, default="")
+    # The deadline whose timer task went to the broker (games.play.timers): the writer sends
+    # the timer of a deadline due soon, the sweep that of a later one once it is due soon;
+    # this says which of them was sent, so neither sends it twice.
+    timer_sent = models.DateTimeField(null=True, blank=True)
 
     def __str__(self):
         return f"game of table {self.table_id} v{self.version}"

@@ -9,12 +9,17 @@ the worker takes each message off the queue as it reads it (no acknowledgement
 emulation, okeysite/settings.py): a timer lost with its worker is the sweeper's to send
 again.
 """
+import logging
+import time
+
 from celery import shared_task
 
 from accounts import guests
 from games import compaction, reviews
 from games.arena import service as arena
 from games.play import quickmatch, rematch, seeding, turns
+
+log = logging.getLogger("games.tasks")
 
 TIMER_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
@@ -28,7 +33,12 @@ def bot_turn(game_id, token):
 
 @shared_task(name="games.tasks.turn_timeout", **TIMER_OPTIONS)
 def turn_timeout(game_id, token):
-    """The move time of the player to move ran out (RULES.md §6). Returns bool (played)."""
+    """The move time of the player to move ran out (RULES.md §6). Logs how late the timer
+    fired against the deadline it was armed for (the timers' one scheduler should keep it
+    within half a second). Returns bool (played)."""
+    if token is not None:
+        late = time.time() - token / 1e6  # the token is the deadline in microseconds since the epoch
+        log.info("move timer of game %s fired %.3f s after its deadline", game_id, late)
     return turns.expire_turn(game_id, token)
 
 

@@ -5,6 +5,7 @@ Configuration comes from Django settings (`CELERY_*`): `memory://` broker when
 `okeysite.embedded`), Redis otherwise (`celery -A okeysite worker` and one
 `celery -A okeysite beat`, deploy/supervisord.conf).
 """
+import logging
 import os
 import sys
 
@@ -57,6 +58,19 @@ def _forget_connection_pools():
 
 
 os.register_at_fork(after_in_child=_forget_connection_pools)
+
+@signals.worker_ready.connect
+def sweep_at_start(sender=None, **_kwargs):
+    """A worker that starts (or restarts after a crash) asks for a start-up sweep: the
+    timers of deadlines due soon that a killed worker held died with it, and the sweep
+    sends them again at once (`games.play.turns.sweep`), so they fire on time instead of
+    once overdue. Sent by name: this module imports nothing of the site's apps."""
+    try:
+        app.send_task("games.tasks.sweep", kwargs={"startup": True})
+        logging.getLogger("okeysite.celery").info("worker ready: start-up sweep sent")
+    except Exception:  # noqa: BLE001 - the periodic sweep is the backstop
+        logging.getLogger("okeysite.celery").exception("start-up sweep could not be sent")
+
 
 app = Celery("okeysite", amqp=BrokerAMQP)
 app.config_from_object("django.conf:settings", namespace="CELERY")

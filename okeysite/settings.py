@@ -83,10 +83,13 @@ if os.environ.get("SECURE_PROXY_SSL_HEADER"):  # "X-Forwarded-Proto: https" as t
     _header, _colon, _value = os.environ["SECURE_PROXY_SSL_HEADER"].partition(":")
     SECURE_PROXY_SSL_HEADER = ("HTTP_" + _header.strip().upper().replace("-", "_"), _value.strip())
 # A table socket lives no longer than its login session (accounts.session_sockets): logout
-# and password changes close it at once; expiry is checked on this timer (seconds) and on a
-# received frame once the last check is OKEY_SESSION_RECHECK seconds old.
-OKEY_SESSION_CHECK_INTERVAL = env_float("OKEY_SESSION_CHECK_INTERVAL", 60.0)
-OKEY_SESSION_RECHECK = env_float("OKEY_SESSION_RECHECK", 15.0)
+# and password changes (signals) and bans (accounts.moderation) close it at once, and the
+# session's expiry closes it when it comes. Beyond those events the session is read again
+# on this timer (seconds) and on a received frame once the last check is
+# OKEY_SESSION_RECHECK seconds old: only for what no event tells (a session row deleted by
+# hand, an account made inactive without a ban), so hourly, not on every frame.
+OKEY_SESSION_CHECK_INTERVAL = env_float("OKEY_SESSION_CHECK_INTERVAL", 3600.0)
+OKEY_SESSION_RECHECK = env_float("OKEY_SESSION_RECHECK", 3600.0)
 # Abuse limits: tables one user may have open or playing at once, and create in an hour.
 OKEY_MAX_ACTIVE_TABLES = int(env_float("OKEY_MAX_ACTIVE_TABLES", 8))
 OKEY_TABLES_PER_HOUR = int(env_float("OKEY_TABLES_PER_HOUR", 40))
@@ -266,6 +269,12 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # table at most about 2 s + the interval. A sweep that waited longer than its interval in a
 # queue is dropped: the next one is already on its way.
 OKEY_SWEEP_INTERVAL = env_float("OKEY_SWEEP_INTERVAL", 2.0)
+# One scheduler sends the timers (ARCHITECTURE.md invariant 5): a deadline due within this
+# many seconds of its commit has its timer sent by the writer; a later one (a human's move
+# time, mostly met long before it runs out) by the sweep that finds it this close to due,
+# so no task waits 30 s in a worker to fire for nothing. It must exceed the sweep interval
+# by the longest a sweep may be late, else a timer goes out after its deadline.
+OKEY_TIMER_HORIZON = env_float("OKEY_TIMER_HORIZON", OKEY_SWEEP_INTERVAL + 2.0)
 CELERY_BEAT_SCHEDULE = {
     "okey-sweep-deadlines": {"task": "games.tasks.sweep", "schedule": OKEY_SWEEP_INTERVAL,
                              "options": {"expires": max(OKEY_SWEEP_INTERVAL, 1.0)}},

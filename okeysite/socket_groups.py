@@ -97,29 +97,67 @@ def send(messages):
     TimeoutError."""
     if not messages:
         return
-    layer = get_channel_layer()
-
-    async def send_all():
-        await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
-
     if _server_loop() is not None:
-        async_to_sync(send_all)()
+        async_to_sync(_send_all)(messages)
         return
-    asyncio.run_coroutine_threadsafe(send_all(), _background_loop()).result(timeout=SEND_TIMEOUT)
+    asyncio.run_coroutine_threadsafe(_send_all(messages), _background_loop()).result(timeout=SEND_TIMEOUT)
 
 
-def send_after_commit(messages, what="group message"):
+_last = {}  # (loop, order key) -> the task sending that key's latest batch, on that loop
+
+
+async def _send_in_order(key, messages):
+    # Tasks start in the order run_coroutine_threadsafe scheduled them, so each finds the
+    # batch handed over just before it as the key's latest and waits for it.
+    loop, task = asyncio.get_running_loop(), asyncio.current_task()
+    slot = (loop, key)
+    previous = _last.get(slot)
+    _last[slot] = task
+    try:
+        if previous is not None and not previous.done():
+            # its failure is its own (logged), not this batch's; a hung one is given up on
+            await asyncio.wait([previous], timeout=SEND_TIMEOUT)
+        await asyncio.wait_for(_send_all(messages), SEND_TIMEOUT)
+    finally:
+        if _last.get(slot) is task:
+            del _last[slot]
+
+
+async def _send_all(messages):
+    layer = get_channel_layer()
+    await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
+
+
+def send_after_commit(messages, what="group message", order=None):
     """Send `messages` (a list of (group name, message dict)) once the current transaction
     commits (at once outside one). A failure is logged, never raised: what was stored
     stays stored, and the sockets catch up on their next sync. `what` (str) names the
-    messages in the log. Returns None."""
+    messages in the log; `order` (str, default the first message's group) the batches that
+    go out one after another, in the order they were committed. Returns None.
+
+    Inside the server (a `database_sync_to_async` thread) the batch is handed to the
+    server's loop and not waited for: the thread returns to its socket at once instead of
+    blocking on a second hand-off back to the loop (`async_to_sync`) for the Redis round
+    trip. The batches of one `order` key (a table's versions) then leave in the order they
+    were handed over, each once the one before it was sent, so no socket sees a version
+    after the next one (it would drop it as stale)."""
     if not messages:
         return
+    key = order or messages[0][0]
+
+    def failed(error):
+        log.error("%s to %s failed", what, messages[0][0], exc_info=error)
 
     def deliver():
+        loop = _server_loop()
+        if loop is not None:
+            future = asyncio.run_coroutine_threadsafe(_send_in_order(key, messages), loop)
+            future.add_done_callback(lambda done: done.cancelled() or done.exception() is None
+                                     or failed(done.exception()))
+            return
         try:
             send(messages)
-        except Exception:  # noqa: BLE001 - a send failure must never undo what was committed
-            log.exception("%s to %s failed", what, messages[0][0])
+        except Exception as error:  # noqa: BLE001 - a send failure must never undo what was committed
+            failed(error)
 
     transaction.on_commit(deliver)

@@ -72,6 +72,12 @@ def tables_block(r: dict) -> str:
         lines.append(f"  database: {db['xact_commit_per_s']:,.1f} commits/s{per_version}, "
                      f"{db['tup_returned_per_s']:,.0f} rows returned/s; this run's share of the server's "
                      f"commits {100 * (db['share_of_server_xact'] or 0):.0f} % (the postgres CPU row counts all)")
+    cost = r.get("cpu_per_version")
+    if cost:
+        floor = (f"; floor {cost['floor_ms']:.2f} ms (bench.floor, this run) -> "
+                 f"{cost['ratio_to_floor']:.2f}x the floor" if "floor_ms" in cost else "; no floor measured (--floor)")
+        lines.append(f"  CPU per version: {cost['total_ms']:.2f} ms (servers {cost['servers_ms']:.2f}, this database's "
+                     f"backends {cost['db_ms']:.2f}, redis {cost['redis_ms']:.2f}){floor}")
     if p["exited"]:
         lines.append(f"  PROCESSES THAT EXITED DURING THE RUN: {', '.join(p['exited'])}")
     lines += _processes("processes, product window", p["meter"])

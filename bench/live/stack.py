@@ -264,6 +264,17 @@ class Stack:
         out["server_xact_commit"] = {r[0]: int(r[1]) for r in rows}
         return out
 
+    def db_backend_cpu(self) -> dict[int, float]:
+        """CPU seconds so far of each PostgreSQL backend connected to this stack's database
+        ({pid: seconds}; empty on SQLite): the database's own share of the server, which
+        the postgres row of the meter (every database, other users' included) cannot give."""
+        from bench.live.procstat import tree_usage
+
+        if not self.db_name:
+            return {}
+        rows = self._pg("SELECT pid FROM pg_stat_activity WHERE datname = %s", (self.db_name,), fetch=True)
+        return {pid: tree_usage(pid, {})[0] for (pid,) in rows}
+
     def check_alive(self) -> list[str]:
         """Names of started processes that have exited."""
         return [p.name for p in self.procs if p.popen.poll() is not None]

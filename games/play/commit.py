@@ -13,9 +13,11 @@ broadcast, the timer task of a new deadline and, when a match ends, its recordin
 
 A timer task is armed for one deadline (`timer_args`: the game and the deadline's
 token) and does nothing when it fires after the game's deadline moved on to another
-one. A version that keeps its deadline (a draw inside a turn, a seat's player coming
-back, a seed arriving) sends no timer: the one already on its way plays the turn when
-the deadline comes, on the position of that moment.
+one. The writer sends the timer of a new deadline due soon (`timers.due_soon`) and
+marks it sent (`Game.timer_sent`); a later one is the sweep's to send once it is due
+soon (`send_due_timer`). A version that keeps its deadline (a draw inside a turn, a
+seat's player coming back, a seed arriving) sends no timer: the one on its way, or the
+sweep's, plays the turn when the deadline comes, on the position of that moment.
 
 Each version's views are built once, here, inside the transaction, from the position
 and rows the writer holds (`snapshot.version_views`): every seated user's view goes to
@@ -69,7 +71,7 @@ class Write:
         self._round_before = game.round_id
         self._turn_before = game.position["turn"] if game.position else None
         self._version_before = game.version  # committed: the row is locked at it
-        self._timer_sent = (game.deadline_kind, game.deadline)  # the deadline whose timer is on its way
+        self._armed_before = (game.deadline_kind, game.deadline)
         self.texts = {}  # {seat index: (serialised view, its language)} of the last broadcast
 
     @cached_property
@@ -120,9 +122,12 @@ class Write:
         if ended:
             rounds.finish_round(game, table, now, self.seats)
         self._arm(now, ended, any(p.actor != Move.Actor.HUMAN for p in played))
+        timer = self._timer_due(now)
         prepared.save_row(game)
         round_end = snapshot.round_end_frame(game, table, self.seats) if ended else None
         self._after_commit(refresh, origin, round_end, ended and game.match.finished is not None, delivered)
+        if timer is not None:
+            transaction.on_commit(lambda: send_timer(*timer))
         if ended:
             round_id = game.round_id
             transaction.on_commit(lambda: _send_review(round_id))
@@ -162,8 +167,15 @@ class Write:
         self._set_deadline(Game.Deadline.NONE, None, turn=None)
 
     def resend_timer(self):
-        """Send the stored deadline's timer again (it fired early)."""
-        self._schedule_timer(again=True)
+        """The stored deadline's timer fired early: send it again after commit when the
+        deadline is due soon, else leave it to the sweep that finds it due soon."""
+        game = self.game
+        if not timers.due_soon(game.deadline, timezone.now()):
+            game.timer_sent = None
+            Game.objects.filter(pk=game.pk).update(timer_sent=None)
+            return
+        args = (game.deadline_kind, timer_args(game), game.deadline)
+        transaction.on_commit(lambda: send_timer(*args))
 
     def _log(self, played):
         # The round's recent rows are read once (they number the new moves and count their
@@ -261,7 +273,12 @@ class Write:
         seen = dict(update, seated=[uid for uid, _v in own.values()])
         if public is not None:
             seen.update(text=snapshot.view_text(public, default), lang=default)
-        messages = [(self.table.group_name, seen)]
+        # Nothing sent that nobody reads: without a watcher, the seated sockets (which drop
+        # the table message: each has its own view) are all the table group holds. A
+        # spectator arriving now reads its snapshot after it is counted (`spectators.recount`
+        # updates the table row, so it waits for this lock). A refresh still goes out: a
+        # socket whose seat was just given up hears of it there.
+        messages = [(self.table.group_name, seen)] if public is not None or refresh else []
         for index, (uid, view) in own.items():
             lang = snapshot.seat_language(self.seats[index])
             text = snapshot.view_text(view, lang)
@@ -273,26 +290,27 @@ class Write:
                 continue
             messages.append((socket_groups.seat_group(self.table.pk, uid),
                              dict(update, type="table.view", text=text, lang=lang, seat=index, to_move=to_move)))
-        _on_commit_send(messages)
+        _on_commit_send(messages, order=self.table.group_name)
+
+    def _timer_due(self, now):
+        # The timer to send after commit for a new deadline due soon (kind, args, deadline),
+        # marked sent in the row; None when the deadline stays (its timer, or the sweep's,
+        # is on its way), is cleared, or is the sweep's to send later.
+        game = self.game
+        armed = (game.deadline_kind, game.deadline)
+        if not game.deadline_kind or game.deadline is None or armed == self._armed_before \
+                or not timers.due_soon(game.deadline, now):
+            return None
+        game.timer_sent = game.deadline
+        return game.deadline_kind, timer_args(game), game.deadline
 
     def _after_commit(self, refresh, origin, round_end, match_finished, delivered=None):
         self._broadcast(refresh, origin, round_end, delivered)
-        self._schedule_timer()
         if match_finished:
             match_id = self.game.match_id
             transaction.on_commit(lambda: _record(match_id))
             self.lobby_changed()  # the lobby lists running matches to watch: this one is over
 
-    def _schedule_timer(self, again=False):
-        # Only a new deadline needs a timer: the one sent for the deadline that stays fires
-        # on time and plays the position it finds then.
-        game = self.game
-        armed = (game.deadline_kind, game.deadline)
-        if not game.deadline_kind or game.deadline is None or (armed == self._timer_sent and not again):
-            return
-        self._timer_sent = armed
-        kind, args, deadline = game.deadline_kind, timer_args(game), game.deadline
-        transaction.on_commit(lambda: send_timer(kind, args, deadline))
 
 
 REVIEW_TASK = "games.tasks.review_round"
@@ -325,10 +343,6 @@ _LOCK_BY_TABLE = Prepared(lambda table_id: _for_write().filter(table_id=table_id
 _LOCK_BY_GAME = Prepared(lambda game_id: _for_write().filter(pk=game_id))
 _SEATS = Prepared(lambda table_id: Seat.objects.filter(table_id=table_id)
                   .select_related("user", "user__player_settings").order_by("index"))
-# A timer's deadline read without a lock or a transaction: most timers find theirs moved on
-# (every human move leaves its move timer to fire for nothing), and a deadline that moved
-# on never comes back, so those are dropped before the locked read.
-_DEADLINE = Prepared(lambda game_id: Game.objects.filter(pk=game_id).only("deadline_kind", "deadline"))
 
 
 @contextmanager
@@ -351,9 +365,9 @@ def locked_timer(game_id, token, kind):
     timer task armed for the `kind` deadline (a `Game.Deadline`) whose `deadline_token` is
     `token` (int); yields None when the game is gone or its deadline moved on to another
     one (a late or duplicate task does nothing, ARCHITECTURE.md invariant 5)."""
-    if not _armed(_DEADLINE.get(game_id), token, kind):
-        yield None  # moved on before the lock: no transaction at all
-        return
+    # No unlocked read first: a timer is sent only once its deadline is due soon
+    # (`timers.due_soon`), so it mostly finds its deadline still standing, and the lock
+    # comes with the one transaction of the version it commits.
     with transaction.atomic():
         game = _LOCK_BY_GAME.get(game_id)
         if not _armed(game, token, kind):
@@ -377,6 +391,22 @@ def _fresh_joins(game):
             field.set_cached_value(game, model.objects.get(pk=wanted) if wanted is not None else None)
 
 
+def send_due_timer(game_id, kind, deadline, again=False):
+    """Send the timer of game `game_id`'s `kind` deadline at `deadline` (aware datetime),
+    the sweep's part of the one scheduler (`timers.due_soon`): claimed by marking the row's
+    `timer_sent` only while that is still its deadline and (unless `again`: a timer lost
+    with a worker or a broker) no timer was sent for it yet, so the writer and the sweep
+    never both send it. One conditional UPDATE, no lock held across the send. Returns bool
+    (sent)."""
+    rows = Game.objects.filter(pk=game_id, deadline_kind=kind, deadline=deadline)
+    if not again:
+        rows = rows.exclude(timer_sent=deadline)
+    if not rows.update(timer_sent=deadline):
+        return False
+    send_timer(kind, [game_id, timers.deadline_token(deadline)], deadline)
+    return True
+
+
 def _armed(game, token, kind):
     # Still the deadline the timer task was sent for: the same kind, the same instant.
     return game is not None and game.deadline_kind == kind and timer_args(game)[1] == token
@@ -385,7 +415,7 @@ def _armed(game, token, kind):
 def send_to_table(table, message):
     """Send group `message` (a dict with a Channels "type") to `table`'s sockets after
     commit; public data only (ARCHITECTURE.md invariant 3)."""
-    _on_commit_send([(table.group_name, message)])
+    _on_commit_send([(table.group_name, message)], order=table.group_name)
 
 
 def _update(version, refresh, origin, round_end):
@@ -397,8 +427,10 @@ def _update(version, refresh, origin, round_end):
     return message
 
 
-def _on_commit_send(messages):
-    socket_groups.send_after_commit(messages, "broadcast")
+def _on_commit_send(messages, order):
+    # `order`: the table's group name, so the table's batches leave in the order they were
+    # committed whichever groups each holds (a version nobody watches sends no table message)
+    socket_groups.send_after_commit(messages, "broadcast", order=order)
 
 
 def _record(match_id):

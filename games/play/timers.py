@@ -1,11 +1,20 @@
 """The timer tasks of a game's deadline (ARCHITECTURE.md invariant 5): which Celery task
 each kind of deadline sends, the token that ties a task to the one deadline it was
-armed for, and the sending. The writer (`games.play.commit`) arms the deadline; a task
-armed for a deadline that moved on does nothing (`commit.locked_timer`)."""
+armed for, when it is sent, and the sending. The writer (`games.play.commit`) arms the
+deadline; a task armed for a deadline that moved on does nothing (`commit.locked_timer`).
+
+A timer is sent only once its deadline is due soon (`due_soon`, OKEY_TIMER_HORIZON
+seconds): by the writer when the deadline it arms is that close (a computer's turn, a
+seeding window), else by the sweep that finds it so (`turns.sweep`, every
+OKEY_SWEEP_INTERVAL seconds) with the countdown left. A human's move time is mostly met
+long before it runs out: its timer is then never sent at all, where it used to wait in
+a worker for the whole move time and fire for nothing. `Game.timer_sent` says which
+deadline's timer went out, so each is sent once."""
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from django.conf import settings
 from django.utils import timezone
 
 from games.models import Game
@@ -158,6 +167,12 @@ def timer_args(game):
     """The arguments of the timer task for `game`'s stored deadline: [game id, deadline
     token] (`deadline_token`; None when the game has no deadline)."""
     return [game.pk, deadline_token(game.deadline) if game.deadline is not None else None]
+
+
+def due_soon(deadline, now):
+    """Whether the timer of `deadline` (aware datetime) is sent now (`now`, aware datetime):
+    it falls due within OKEY_TIMER_HORIZON seconds, or is past. Returns bool."""
+    return deadline - now <= timedelta(seconds=settings.OKEY_TIMER_HORIZON)
 
 
 def send_timer(kind, args, deadline):

@@ -9,11 +9,13 @@ import logging
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from django.conf import settings
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games.engine import api
 from games.models import Game, Move, Table
-from games.play import commit, computer, presence, seeding, timers
+from games.play import commit, computer, presence, seeding
 from leaderboards.recording import record_pending
 
 log = logging.getLogger("games.play")
@@ -146,24 +148,44 @@ def next_round(game_id, token):
         return True
 
 
-def sweep(startup=False):
-    """The backstop of the timers and of match recording (ARCHITECTURE.md invariant 5).
+def send_due_timers(startup=False, now=None):
+    """The sweep's part of the one scheduler of the timers (ARCHITECTURE.md invariant 5).
 
-    Sends again the timer of every playing game whose deadline is more than OVERDUE late
-    (`startup` True: of every pending deadline, since memory-broker tasks die with the
-    process), then records the finished matches not yet recorded
-    (`leaderboards.recording.record_pending`: a crash between a match's commit and its
-    after-commit recording loses nothing), and drops the presence rows of sockets that
-    stopped refreshing them (`presence.expire_connections`: at an online table a seat
-    whose sockets all died goes on autoplay; a solo table waits for its player).
-    Returns {"timers": timers sent, "recorded": matches recorded, "connections": rows dropped}.
-    """
-    now = timezone.now()
-    games = Game.objects.filter(deadline__isnull=False, table__status=Table.Status.PLAYING).exclude(deadline_kind="")
-    if not startup:
-        games = games.filter(deadline__lt=now - OVERDUE)
+    Sends the timer of every playing game whose deadline falls due within the horizon
+    (`timers.due_soon`) and has none yet (`commit.send_due_timer`), with the countdown
+    left; sends again the timer of a deadline more than OVERDUE late (it was lost) and,
+    with `startup` True, of every deadline due soon (a restarted worker or a memory broker
+    lost the timers it held; a later deadline is sent once due soon, as ever). `now`
+    (aware datetime, default the clock) is the time the sweep acts for. Returns the
+    number of timers sent (int)."""
+    now = now or timezone.now()
+    horizon = now + timedelta(seconds=settings.OKEY_TIMER_HORIZON)
+    games = (Game.objects.filter(deadline__isnull=False, deadline__lte=horizon, table__status=Table.Status.PLAYING)
+             .exclude(deadline_kind=""))
+    if not startup:  # due soon with no timer sent, or overdue
+        games = games.filter(Q(timer_sent__isnull=True) | Q(timer_sent__lt=F("deadline"))
+                             | Q(timer_sent__gt=F("deadline")) | Q(deadline__lt=now - OVERDUE))
     sent = 0
     for game in games.only("pk", "deadline_kind", "deadline"):
-        timers.send_timer(game.deadline_kind, timers.timer_args(game), game.deadline)
-        sent += 1
-    return {"timers": sent, "recorded": record_pending(), "connections": presence.expire_connections()}
+        again = startup or game.deadline < now - OVERDUE
+        sent += commit.send_due_timer(game.pk, game.deadline_kind, game.deadline, again=again)
+    if startup:
+        log.info("start-up sweep: %s timers due soon sent again", sent)
+    return sent
+
+
+def sweep(startup=False):
+    """The scheduler and backstop of the timers and the backstop of match recording
+    (ARCHITECTURE.md invariant 5).
+
+    Sends the timers due soon and again those lost (`send_due_timers`; `startup` True:
+    every one due soon, since a restarted worker or memory broker lost what it held), then
+    records the finished matches not yet recorded (`leaderboards.recording.record_pending`:
+    a crash between a match's commit and its after-commit recording loses nothing), and
+    drops the presence rows of sockets that stopped refreshing them
+    (`presence.expire_connections`: at an online table a seat whose sockets all died goes
+    on autoplay; a solo table waits for its player).
+    Returns {"timers": timers sent, "recorded": matches recorded, "connections": rows dropped}.
+    """
+    return {"timers": send_due_timers(startup), "recorded": record_pending(),
+            "connections": presence.expire_connections()}

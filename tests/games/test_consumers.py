@@ -119,9 +119,9 @@ def record_seat_views(monkeypatch):
     sent = []
     real = commit._on_commit_send
 
-    def recording(messages):
+    def recording(messages, order):
         sent.extend((group, m["version"]) for group, m in messages if m["type"] == "table.view")
-        real(messages)
+        real(messages, order)
 
     monkeypatch.setattr(commit, "_on_commit_send", recording)
     return sent

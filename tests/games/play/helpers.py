@@ -7,7 +7,7 @@ from django.utils import timezone
 from games import tasks
 from games.engine import api, fairdeal
 from games.models import Game, Round
-from games.play import tables
+from games.play import tables, timers, turns
 from games.play.timers import TIMER_TASKS, timer_args
 
 TASKS = {"move": tasks.turn_timeout, "bot": tasks.bot_turn, "next_round": tasks.next_round,
@@ -84,9 +84,15 @@ def timers_of(published, game):
 
 def assert_armed(published, game, kind):
     """`game` (read now) has a `kind` deadline and exactly one timer went to the broker
-    for that deadline (a version that keeps the deadline sends none), due at it."""
+    for that deadline (a version that keeps the deadline sends none), due at it: sent by
+    the writer when the deadline was due soon (`timers.due_soon`), else by none yet, and
+    then by the sweep run as it runs a second before the deadline."""
     assert game.deadline_kind == kind and game.deadline is not None
     sent = [t for t in timers_of(published, game) if t["args"] == timer_args(game)]
+    if not timers.due_soon(game.deadline, timezone.now()) and game.timer_sent != game.deadline:
+        assert sent == [], f"a timer sent {game.deadline - timezone.now()} before its deadline: {sent}"
+        turns.send_due_timers(now=game.deadline - timedelta(seconds=1))
+        sent = [t for t in timers_of(published, game) if t["args"] == timer_args(game)]
     assert [t["task"] for t in sent] == [TIMER_TASKS[kind]], sent
     assert abs((sent[0]["eta"] - game.deadline).total_seconds()) < 1.0
 

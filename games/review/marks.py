@@ -16,6 +16,7 @@ MARKS = ("good", "inaccuracy", "mistake", "blunder")
 
 THRESHOLDS = {
     "okey51": {"inaccuracy": 20, "mistake": 100, "blunder": 300, "scale": 100},
+    "okey17": {"inaccuracy": 20, "mistake": 100, "blunder": 300, "scale": 100},
     "rami": {"inaccuracy": 5, "mistake": 15, "blunder": 30, "scale": 20},
 }
 """Per ruleset: the cost in RULES.md points from which a turn is an inaccuracy, a mistake,

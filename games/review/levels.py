@@ -13,6 +13,11 @@ LEVEL_ACCURACY = {
         "normal": {"accuracy": 97.9, "low": 97.4, "high": 98.4, "rounds": 268},
         "easy": {"accuracy": 88.9, "low": 87.3, "high": 90.4, "rounds": 264},
     },
+    "okey17": {
+        "strong": {"accuracy": 100.0, "low": 99.9, "high": 100.0, "rounds": 268},
+        "normal": {"accuracy": 98.6, "low": 98.3, "high": 98.9, "rounds": 268},
+        "easy": {"accuracy": 94.4, "low": 92.9, "high": 95.9, "rounds": 264},
+    },
     "rami": {
         "strong": {"accuracy": 99.7, "low": 99.6, "high": 99.9, "rounds": 400},
         "normal": {"accuracy": 71.7, "low": 69.5, "high": 73.9, "rounds": 400},

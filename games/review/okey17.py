@@ -131,15 +131,22 @@ def can_finish(seen: Seen, rack: list[str], opened: str):
     if opened in ("no", "melds"):
         options.append(("melds", partition(ctx, rack, OBJ_TILES)))
     for kind, melds in options:
-        if not melds:
-            continue
+        if not melds and opened == "no":
+            continue  # an opened seat may go out by adds alone
         if opened == "no":
             points = sum(meld_points(ctx.ruleset, m) for m in melds)
             if points < (pairs_threshold(seen.view) if kind == "pairs" else threshold(seen.view)):
                 continue
-        left = remove(rack, laid_tiles(ctx, melds))
-        fitting = [t for t in left if seen.fits(ctx.rack_code(t))]
-        left = [t for t in left if not seen.fits(ctx.rack_code(t))] or fitting[:1]
+        # one tile per end per turn (RULES.md §4): a second copy of a face that fits stays
+        fitting, kept, faces = [], [], set()
+        for t in remove(rack, laid_tiles(ctx, melds)):
+            code = ctx.rack_code(t)
+            if seen.fits(code) and code not in faces:
+                faces.add(code)
+                fitting.append(t)
+            else:
+                kept.append(t)
+        left = kept or fitting[:1]
         if len(left) == 1:
             return (kind, melds, left[0])
         if not left and kind == "melds" and any(len(m) >= 4 for m in melds):

@@ -102,3 +102,15 @@ def test_a_missed_finish_of_an_opened_seat_costs_the_finishers_amount_and_the_ti
     # the finisher's base / 10 (60) and the three tiles kept (10 each)
     assert turn["reasons"][0]["code"] == "missed_finish_17" and turn["reasons"][0]["points"] == 60 + 30
     assert turn["best"]["discard"] == "R9" and turn["mark"] == "inaccuracy"
+
+
+def test_a_finish_counts_one_tile_per_end_of_a_table_meld():
+    from games.bots.seen import decode
+    from games.review import okey17
+
+    table = [{"id": 1, "owner": 1, "tiles": ["R3", "R4", "R5"]}]
+    opened = ("melds", "melds", "no", "no")
+    both = decode(api.view(okey17_position(["R6", "R6", "K9"], table, opened=opened), 0))
+    assert okey17.can_finish(both, both.rack, "melds") is None  # the second R6 cannot join this turn
+    ends = decode(api.view(okey17_position(["R6", "R2", "K9"], table, opened=opened), 0))
+    assert okey17.can_finish(ends, ends.rack, "melds") == ("melds", [], "K9")

@@ -13,6 +13,7 @@ puzzles a player solved is stored (`SolvedPuzzle`), so it outlives the session.
 import importlib
 from collections import Counter
 
+from games.bots.faces import WILD
 from games.bots.okey_plan import laid_tiles, remove
 from games.bots.rami import CTX, THRESHOLD
 from games.bots.seen import decode
@@ -182,8 +183,7 @@ def _check_discard(row, turn, view, tile):
         penalty = judge.penalised(seen, tile)
         if penalty and not all(judge.penalised(seen, t) for t in seen.rack):
             cost += penalty
-            code = "joker_discard" if seen.ctx.rack_code(tile) == seen.ctx.rack_code(seen.ctx.wild) else \
-                "playable_discard"
+            code = "joker_discard" if seen.ctx.rack_code(tile) == WILD else "playable_discard"
             reasons.insert(0, {"code": code, "tile": tile, "points": penalty})
     return {"valid": True, "solved": cost == 0, "cost": cost, "reasons": reasons, "best": [judged["best"]]}
 
@@ -192,7 +192,7 @@ def _lays(ruleset, view, tiles, opening):
     """How `tiles` (rack tiles, with a taken discard) go to the table: `(kind, melds)` with
     kind `melds` (runs and groups taking every tile, at the meld threshold when
     `opening`) or `pairs` (every tile in pairs: okey51 five or more, okey17 at the pairs
-    threshold when `opening`, D-11), or None (RULES.md §3, §4)."""
+    threshold when `opening`, D-11; after the opening any pair), or None (RULES.md §3, §4)."""
     from games.bots.partition import OBJ_TILES, counts_of, meld_points, pairs_of, search
 
     seen = decode(view)
@@ -206,7 +206,7 @@ def _lays(ruleset, view, tiles, opening):
     pairs = pairs_of(ctx, list(tiles))
     if not pairs or remove(list(tiles), laid_tiles(ctx, pairs)):
         return None
-    if ruleset == "okey51" and len(pairs) < judge.PAIRS_TO_OPEN:
+    if ruleset == "okey51" and opening and len(pairs) < judge.PAIRS_TO_OPEN:
         return None
     if ruleset == "okey17" and opening and \
             sum(meld_points(ctx.ruleset, p) for p in pairs) < judge.pairs_threshold(view):
@@ -285,9 +285,8 @@ def _check_take(ruleset, view, turn, answer, taken):
         ok = ruleset == "okey51" and seen.opened == "melds" and seen.fits(seen.ctx.rack_code(top))
     else:
         found = _lays(ruleset, view, list(answer) + [top], opening=seen.opened == "no")
-        ok = found is not None and (seen.opened == "no" or found[0] == ("pairs" if seen.opened == "pairs" else "melds"))
-        if found is not None and seen.opened == "melds" and found[0] == "pairs":
-            ok = False
+        # an opened seat lays the kind it opened with (RULES.md §3 D-7, §4)
+        ok = found is not None and (seen.opened == "no" or found[0] == seen.opened)
     if not ok:
         return dict(INVALID, best=best_tiles)
     return {"valid": True, "solved": True, "cost": 0, "reasons": [], "best": best_tiles}

@@ -125,3 +125,16 @@ def test_a_rami_missed_win_is_a_lay_puzzle():
     assert training.kind_of(row, turn) == "lay"
     assert training.check(row, turn, view, ["B4", "B8", "R9"])["solved"] is True
     assert training.check(row, turn, view, ["B4"])["solved"] is False
+
+
+def test_a_pairs_player_takes_the_discard_into_a_new_pair_only():
+    table = [{"id": 1, "owner": 0, "tiles": ["K3", "K3"]}]
+    position = okey_position(["B8", "R2", "Y9"], table, opened=("pairs", "no", "no", "no"), phase="draw")
+    position["discards"][3] = ["B8"]
+    view = api.view(position, 0)
+    turn = {"number": 1, "mark": "inaccuracy", "reasons": [{"code": "missed_take", "points": 27}],
+            "best": {"take": {"type": "meld", "tiles": ["B8", "B8"]}}}
+    row = SimpleNamespace(ruleset="okey51", seed="s", seat=0)
+    assert training.check(row, turn, view, ["B8"], taken="B8")["solved"] is True  # one new pair (D-7)
+    assert training.check(row, turn, view, ["R2"], taken="B8")["valid"] is False
+    assert training.check(row, turn, view, [], taken=None)["cost"] == 27

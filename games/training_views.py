@@ -82,8 +82,10 @@ def _verdict(row, turn, view, answer, judged):
 @require_http_methods(["GET", "POST"])
 def training_page(request):
     """GET: the puzzle `?p=<id>` (default: the first one not solved yet); POST (`p`, the
-    chosen rack tiles `tile`): the same puzzle with the verdict, the points it gives away
-    explained, and the next puzzle's link. A puzzle id that is not the player's is 404."""
+    chosen rack tiles `tile`, and for a take puzzle `take`: the previous seat's discard when
+    taken): the same puzzle with the verdict, the points it gives away explained, and the
+    next puzzle's link; a solved puzzle is stored for the player (`SolvedPuzzle`). A puzzle
+    id that is not the player's is 404."""
     from django.http import Http404
 
     ids = training.puzzle_ids(request.user)

@@ -14,9 +14,9 @@ LEVEL_ACCURACY = {
         "easy": {"accuracy": 88.9, "low": 87.3, "high": 90.4, "rounds": 264},
     },
     "okey17": {
-        "strong": {"accuracy": 100.0, "low": 99.9, "high": 100.0, "rounds": 268},
-        "normal": {"accuracy": 98.6, "low": 98.3, "high": 98.9, "rounds": 268},
-        "easy": {"accuracy": 94.4, "low": 92.9, "high": 95.9, "rounds": 264},
+        "strong": {"accuracy": 99.5, "low": 99.2, "high": 99.8, "rounds": 268},
+        "normal": {"accuracy": 98.5, "low": 98.1, "high": 98.8, "rounds": 268},
+        "easy": {"accuracy": 93.8, "low": 92.3, "high": 95.3, "rounds": 264},
     },
     "rami": {
         "strong": {"accuracy": 99.7, "low": 99.6, "high": 99.9, "rounds": 400},

@@ -28,7 +28,7 @@ The okey51 scale (100: a penalty tile turn scores 37) was chosen among 75/100/15
 it is the widest at which the levels' intervals stay apart on both (docs/review.md).
 okey17 keeps okey51's bands and scale: its points are of the same size (a refused
 playable discard 100, a missed opening the base of 400-800 less 10 per tile), and on 200
-self-played rounds its levels stay apart at every scale tried from 10 to 100."""
+self-played rounds its levels stay apart at every scale tried from 10 to 150."""
 
 
 def mark(ruleset: str, cost: int) -> str:

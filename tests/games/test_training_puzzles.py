@@ -32,6 +32,17 @@ def test_a_solved_puzzle_is_stored_and_stays_solved_after_a_new_login(alice, bob
     assert 'id="all-solved"' in page and "1 solved" in page
     assert training.solved_ids(alice) == {puzzle} and training.solved_ids(bob) == set()
 
+    # a second puzzle: the next one is the unsolved one, after a new login too
+    copy = type(row).objects.get(pk=row.pk)
+    copy.pk = None
+    copy.seat = 1
+    copy.save()
+    other = f"{copy.pk}-{turn['number']}"
+    assert set(training.puzzle_ids(alice)) == {puzzle, other}
+    page = logged_in(alice).get(f"/training/?p={puzzle}").content.decode()
+    assert f'href="/training/?p={other}"' in page and 'id="next-puzzle"' in page
+    assert f'data-puzzle="{other}"' in logged_in(alice).get("/training/").content.decode()
+
 
 @pytest.mark.django_db(transaction=True)
 def test_an_okey17_round_is_reviewed_and_a_take_puzzle_is_answered_on_the_page(alice):

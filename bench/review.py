@@ -1,14 +1,14 @@
 """Review speed and what the marks mean (prints figures; never run as a test).
 
 Usage: python -m bench.review [--rounds N (default 200)] [--timing N (default 100)]
-                              [--rulesets okey51,rami] [--seed TEXT]
+                              [--rulesets okey51,okey17,rami] [--seed TEXT]
 
 Plays computer-only rounds on the pure engine (``games.bots.selfplay``), the levels
 turning round the seats, and reviews every seat of every round (``games.review``):
 
 - review CPU time per round (``time.process_time``, one core: other processes on a busy
   host do not inflate it), p50/p95 over the first ``--timing`` rounds, against the
-  budget (okey51 4 seats <= 1.0 s, rami 6 seats <= 2.0 s), beside the same rounds'
+  budget (okey51 and okey17 4 seats <= 1.0 s, rami 6 seats <= 2.0 s), beside the same rounds'
   self-play CPU time (the bots' decisions), this run's baseline;
 - the mean round accuracy of each computer level with its 95 % interval (normal
   approximation) over every round, and whether strong > normal > easy with intervals
@@ -24,8 +24,8 @@ import time
 from games.bots.selfplay import play_round
 from games.review import review_round
 
-SEATS = {"okey51": 4, "rami": 6}
-BUDGET = {"okey51": 1.0, "rami": 2.0}
+SEATS = {"okey51": 4, "okey17": 4, "rami": 6}
+BUDGET = {"okey51": 1.0, "okey17": 1.0, "rami": 2.0}
 LEVEL_CYCLE = ("strong", "normal", "easy")
 
 
@@ -94,7 +94,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--timing", type=int, default=100)
-    parser.add_argument("--rulesets", default="okey51,rami")
+    parser.add_argument("--rulesets", default="okey51,okey17,rami")
     parser.add_argument("--seed", default="bench-review")
     args = parser.parse_args()
     from games.bots import solver_rami

@@ -278,6 +278,23 @@ class RoundReview(models.Model):
         return f"review of seat {self.seat} in {self.round}"
 
 
+class SolvedPuzzle(models.Model):
+    """A "Find the better move" puzzle its player solved (docs/review.md, `games.training`):
+    one turn of one of their `RoundReview`s. Kept in the database, not the session, so
+    what a player solved survives a new login and another device."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="solved_puzzles")
+    review = models.ForeignKey(RoundReview, on_delete=models.CASCADE, related_name="solved_puzzles")
+    turn = models.PositiveSmallIntegerField()  # the review's turn number
+    solved = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "review", "turn"], name="solved_puzzle_unique")]
+
+    def __str__(self):
+        return f"puzzle {self.review_id}-{self.turn} solved by {self.user_id}"
+
+
 class Game(models.Model):
     """The live state of a table: one row, locked and version-checked by every write.
 

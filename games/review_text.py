@@ -21,7 +21,7 @@ def reason_text(reason):
     sentence naming the RULES.md rule and the points it cost."""
     code = reason.get("code")
     values = {"points": reason.get("points", 0), "tile": tile_words(reason.get("tile") or ""),
-              "tiles": reason.get("tiles", 0), "meld": reason.get("meld", "")}
+              "tiles": reason.get("tiles", 0), "meld": reason.get("meld", ""), "base": reason.get("base", 0)}
     texts = {
         "missed_opening": _("An opening was possible and was not laid: an unopened rack pays 500 at the end "
                             "of the round, an opened one only its tiles (%(points)s points)."),
@@ -50,7 +50,29 @@ def reason_text(reason):
         "fewer_tiles": _("The table could take %(tiles)s more tiles of the rack (%(points)s points left on the rack)."),
         "drew_instead": _("You drew, but the table could take %(tiles)s tiles of the rack (%(points)s points left "
                           "on the rack)."),
+        "missed_opening_17": _("An opening was possible and was not laid: an unopened rack pays the base "
+                               "(%(base)s) at the end of the round, an opened one 10 per tile (%(points)s points)."),
+        "missed_take_opening_17": _("Taking %(tile)s from the discards opened at the threshold: an unopened rack "
+                                    "pays the base (%(base)s) at the end of the round (%(points)s points)."),
+        "missed_finish_17": _("You could go out this turn: the finisher scores minus the base ÷ 10, and your "
+                              "rack pays when another player goes out (%(points)s points)."),
+        "playable_discard": _("%(tile)s fits a meld on the table: the discard is refused and its penalty stays "
+                              "(%(points)s points)."),
+        "joker_discard": _("A joker can only be the last discard: the discard is refused and the base penalty "
+                           "stays (%(points)s points)."),
+        "weaker_rack_17": _("Discarding %(tile)s leaves a rack that keeps more tiles after the next draw than the "
+                            "better discard, 10 points each at the end (about %(points)s points)."),
+        "weaker_opening_17": _("Discarding %(tile)s leaves a rack that opens less often after the next draw than "
+                               "the better discard (about %(points)s points)."),
+        "missed_take_17": _("Taking %(tile)s into a new meld left your rack one tile lighter than the draw "
+                            "(%(points)s points)."),
+        "missed_swap_17": _("Swapping %(tile)s for the joker in meld %(meld)s charged its owner the number × 10 "
+                            "(%(points)s points against each opponent)."),
     }
+    if code == "missed_finish_17" and reason.get("direct"):
+        return _("You could open and go out this turn, a direct finish where every opponent pays the base × 4: "
+                 "you score minus the base ÷ 10, and an unopened rack pays the base (%(base)s) when another "
+                 "player goes out (%(points)s points).") % values
     if code == "missed_finish" and "tiles" in reason:
         return _("You could lay your whole rack and win the round (%(points)s points left on the rack).") % values
     return texts.get(code, "%(points)s" % values) % values

@@ -13,6 +13,11 @@ LEVEL_ACCURACY = {
         "normal": {"accuracy": 97.9, "low": 97.4, "high": 98.4, "rounds": 268},
         "easy": {"accuracy": 88.9, "low": 87.3, "high": 90.4, "rounds": 264},
     },
+    "okey17": {
+        "strong": {"accuracy": 99.5, "low": 99.2, "high": 99.8, "rounds": 268},
+        "normal": {"accuracy": 98.5, "low": 98.1, "high": 98.8, "rounds": 268},
+        "easy": {"accuracy": 93.8, "low": 92.3, "high": 95.3, "rounds": 264},
+    },
     "rami": {
         "strong": {"accuracy": 99.7, "low": 99.6, "high": 99.9, "rounds": 400},
         "normal": {"accuracy": 71.7, "low": 69.5, "high": 73.9, "rounds": 400},

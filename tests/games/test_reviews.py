@@ -16,9 +16,9 @@ from tests.games.test_records import solo
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.mark.parametrize("ruleset", ["okey51", "rami"])
+@pytest.mark.parametrize("ruleset", ["okey51", "okey17", "rami"])
 def test_the_end_of_a_round_sends_its_review_and_the_task_stores_one_per_human_seat(alice, published, ruleset):
-    table = solo(alice, ruleset=ruleset, options={"rounds": 1} if ruleset == "rami" else {})
+    table = solo(alice, ruleset=ruleset, options={"rounds": 1} if ruleset != "okey51" else {})
     play_out(table)
     rnd = Round.objects.get(match__table=table, index=0)
     assert {"task": "games.tasks.review_round", "args": [rnd.pk], "eta": None} in published

@@ -119,7 +119,7 @@ def _kept(initial, moves, seat):
     return kept, position
 
 
-@pytest.mark.parametrize("ruleset, seats", [("okey51", 4), ("rami", 4)])
+@pytest.mark.parametrize("ruleset, seats", [("okey51", 4), ("okey17", 4), ("rami", 4)])
 def test_changing_the_hidden_racks_leaves_the_review_unchanged(ruleset, seats):
     # Swap a tile two opponents never played between their racks, and a never-drawn pile
     # tile with another: every move replays, the reviewed seat sees the same, so its

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0018_round_reviews'),
+        ('games', '0019_game_timer_sent'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -97,7 +97,8 @@ def measure(browser, table_url, storage_state, latency_ms):
     warm_transfer = page.evaluate(TRANSFER)
     context.close()
     return {"bytes": cold_transfer["bytes"], "requests": cold_transfer["requests"], "cold": cold,
-            "warm": warm, "steps": cold_steps, "warm_bytes": warm_transfer["bytes"], "warm_network": warm_transfer["fromNetwork"]}
+            "warm": warm, "steps": cold_steps, "warm_bytes": warm_transfer["bytes"],
+            "warm_network": warm_transfer["fromNetwork"]}
 
 
 def a_table(browser, url, name):

@@ -14,7 +14,7 @@ import { initialState, reduce } from "./state.js";
 import { persist, safeStorage, savedFor } from "./storage.js";
 import { DropTargets } from "./views/dnd.js";
 import { disableControls, focusKey, restoreFocus } from "./views/dom.js";
-import { tableLayout } from "./views/layout.js";
+import { placeViews, tableLayout } from "./views/layout.js";
 
 const TICK_MS = 250;
 
@@ -58,7 +58,7 @@ export class TableApp {
       sendFrame: (frame) => !!this.socket && this.socket.send(frame),
       storage: this.storage,
     });
-    root.append(...this.views.map((v) => v.el).filter(Boolean));
+    placeViews(root, this.views);
     this.clockTimer = setInterval(() => this.tick(), TICK_MS);
     const url = this.config.ws_url || socketUrl(this.config.ws_path || `/ws/table/${tableId}/`);
     this.socket = new TableSocket({

@@ -63,6 +63,7 @@ export class FairDealPanel {
     // the panel's place on the page; while the score table is up (between rounds, and the
     // next round's seeding window) the panel moves into its overlay, next to the scores
     this.el = h("div", { class: "fair-deal-home" }, this.panel);
+    this.sheet = "menu";      // its home is in the menu sheet (views/sheets.js)
   }
 
   render(state) {

@@ -15,6 +15,7 @@ import { persist, safeStorage, savedFor } from "./storage.js";
 import { DropTargets } from "./views/dnd.js";
 import { disableControls, focusKey, restoreFocus } from "./views/dom.js";
 import { placeViews, tableLayout } from "./views/layout.js";
+import { justNow } from "./views/just.js";
 
 const TICK_MS = 250;
 
@@ -114,6 +115,8 @@ export class TableApp {
       this.root.classList.toggle("my-turn", myTurn(s));
       this.root.classList.toggle("spectator", !seated(s));
       this.root.classList.toggle("not-started", !started(s));
+      // a move's tiles move in its first moment only (table-screen.css)
+      this.root.classList.toggle("moving", justNow(s));
     }
     for (const v of this.views) v.render(s);
     if (s.blocked) {

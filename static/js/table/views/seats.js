@@ -75,7 +75,7 @@ export class Seats {
     this.heard = new Set(lines.map((l) => l.id));
     const players = state.view.players || [];
     // the history a socket gets on (re)connecting is older than a bubble's moment
-    const recent = (l) => !l.at || Math.abs(Date.now() - Date.parse(l.at)) < 10000;
+    const recent = (l) => !l.at || Math.abs(Date.now() - (typeof l.at === "number" ? l.at : Date.parse(l.at))) < 10000;
     for (const l of fresh.filter(recent)) {
       const seat = players.findIndex((p) => p && p.name && (p.name === l.user || p.name === l.name));
       if (seat >= 0) this.bubbles.set(seat, { text: l.text, until: Date.now() + BUBBLE_MS });

@@ -62,6 +62,8 @@ export class TopBar {
     this.chatBtn.append(this.count);
     this.soundBtn = tool("sound-btn", _("Sound"), "sound", () => openSheet(this.sound));
     this.helpBtn = tool("help-btn", _("Keyboard shortcuts"), "help", () => openSheet(this.help));
+    // what the table's head says that matters during play stays on the table (with the notes)
+    this.badges = h("div", { class: "tbl-badges" });
     this.el = h("div", { class: "tbl-tools" }, this.chatBtn, this.soundBtn, this.helpBtn, this.menuBtn, this.chat, this.sound, this.help);
     document.addEventListener("keydown", (ev) => {
       const t = ev.target;
@@ -83,11 +85,18 @@ export class TopBar {
     const unread = c && c.unread ? String(c.unread) : "";
     if (this.count.textContent !== unread) this.count.textContent = unread;
     this.chatBtn.setAttribute("aria-label", unread ? `${_("Chat")} (${unread})` : _("Chat"));
-    // once the match runs the table's head (title, rules, invite, leave) goes into the menu
+    // once the match runs the table's head (title, rules, invite, leave) goes into the menu;
+    // that the viewer watches, how many watch and the next arena table stay in sight
     if (state.view && started(state) && typeof document !== "undefined") {
       const head = document.querySelector(".table-head");
       const body = document.getElementById("table-menu-body");
-      if (head && body && head.parentElement !== body) body.prepend(head);
+      if (head && body && head.parentElement !== body) {
+        for (const id of ["spectator-badge", "watching", "arena-next"]) {
+          const badge = document.getElementById(id);
+          if (badge) this.badges.append(badge);
+        }
+        body.prepend(head);
+      }
     }
   }
 }

@@ -64,7 +64,7 @@ export function placeViews(root, views) {
     const sheet = v.sheet && bar.sheetFor(v.sheet);
     if (sheet) sheet.append(v.el);
     else if (v instanceof StatusBar || v === bar) { top.append(v.el); if (!out.includes(top)) out.push(top); }
-    if (v === bar) notes.prepend(bar.badges);
+    if (v === bar) notes.append(bar.badges);       // first in the notes: the bar comes before them
     else if (NOTES.some((N) => v instanceof N)) { notes.append(v.el); if (!out.includes(notes)) out.push(notes); }
     else out.push(v.el);
   }

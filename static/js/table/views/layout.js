@@ -62,9 +62,9 @@ export function placeViews(root, views) {
   for (const v of views) {
     if (!v.el) continue;
     const sheet = v.sheet && bar.sheetFor(v.sheet);
+    if (v === bar) notes.append(bar.badges);       // first in the notes: the bar comes before them
     if (sheet) sheet.append(v.el);
     else if (v instanceof StatusBar || v === bar) { top.append(v.el); if (!out.includes(top)) out.push(top); }
-    if (v === bar) notes.append(bar.badges);       // first in the notes: the bar comes before them
     else if (NOTES.some((N) => v instanceof N)) { notes.append(v.el); if (!out.includes(notes)) out.push(notes); }
     else out.push(v.el);
   }

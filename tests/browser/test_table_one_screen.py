@@ -224,6 +224,19 @@ def test_the_score_table_and_the_match_over_card_are_one_screen(browser, live_se
                 assert_one_screen(page, f"match over {size} {language}")
                 if language == "en":
                     shot(page, f"one-screen-match-over-{size}")
+        # the replay draws the table's tiles, each colour with its mark, as the score table does
+        marks = """() => [...document.querySelectorAll(SEL)].map((t) => [t.dataset.tile[0],
+          getComputedStyle(t, '::before').content.replace(/"/g, '')])"""
+        expected = {"R": "●", "B": "■", "K": "▲", "Y": "◆"}
+        racks = page.evaluate(marks.replace("SEL", "'#score-table .revealed-rack .tile:not(.joker):not(.wild)'"))
+        page.goto(href)
+        expect(page.locator(".replay-rack .tile").first).to_be_visible(timeout=15_000)
+        shot(page, "one-screen-replay")
+        replay = page.evaluate(marks.replace("SEL", "'.replay-rack .tile:not(.joker):not(.wild):not(.false-joker)'"))
+        for where, seen in (("score table", racks), ("replay", replay)):
+            assert seen, f"no tiles in the {where}"
+            wrong = [(c, m) for c, m in seen if c in expected and m != expected[c]]
+            assert not wrong, f"{where}: tiles without their colour's mark: {wrong[:5]}"
     finally:
         context.close()
 

@@ -30,10 +30,12 @@ TARGETS = """(phone) => {
   const shown = (e) => { const r = e.getBoundingClientRect();
     return r.width > 0 && r.height > 0 && !e.closest('[hidden]') && !e.closest('dialog:not([open])')
       && getComputedStyle(e).visibility !== 'hidden'; };
-  const sel = phone ? '#table-app button, #table-app a, #table-app input, #table-app select, #table-app summary, #rack .tile, #pile'
+  const sel = phone ? ['button', 'a', 'input', 'select', 'summary'].map((t) => '#table-app ' + t).join(', ')
+                      + ', #rack .tile, #pile'
                     : '#table-app .actions .btn, #pile, #take-discard, #table-app .tool';
   return [...document.querySelectorAll(sel)].filter(shown).map((e) => { const r = e.getBoundingClientRect();
-    return {what: e.id || e.className || e.tagName, text: e.textContent.trim().slice(0, 20), w: Math.round(r.width), h: Math.round(r.height)}; });
+    return {what: e.id || e.className || e.tagName, text: e.textContent.trim().slice(0, 20),
+            w: Math.round(r.width), h: Math.round(r.height)}; });
 }"""
 
 LAYOUT = """() => {
@@ -45,6 +47,11 @@ LAYOUT = """() => {
           take: box('#take-box'), mine: box('#discard-box'),
           tiles: [...document.querySelectorAll('#rack .tile')].map((t) => t.getBoundingClientRect().width)};
 }"""
+
+
+# each tile's colour and the mark drawn before its number
+MARKS = """() => [...document.querySelectorAll(SEL)].map((t) => [t.dataset.tile[0],
+  getComputedStyle(t, '::before').content.replace(/"/g, '')])"""
 
 
 def play_until_round_end(page, deadline):
@@ -108,7 +115,8 @@ def check_layout(m, size):
     assert left["b"] <= rack["t"] + 1 or left["r"] <= rack["l"] + 1, f"{size}: the left seat overlaps the rack"
     assert right["b"] <= rack["t"] + 1 or right["l"] >= rack["r"] - 1, f"{size}: the right seat overlaps the rack"
     me = m["me"]
-    assert me and me["b"] <= rack["t"] + 1 and left["cx"] < me["cx"] < right["cx"], f"{size}: your seat is not above your rack"
+    assert me and me["b"] <= rack["t"] + 1 and left["cx"] < me["cx"] < right["cx"], \
+        f"{size}: your seat is not above your rack"
     # each seat's discards between it and the next in turn order (RULES.md §1): across's
     # between across and left, right's between right and across, the one to take between
     # left and you, yours between you and right
@@ -205,6 +213,7 @@ def test_the_score_table_and_the_match_over_card_are_one_screen(browser, live_se
         register(page, live_server_url, "matchender")
         new_solo_table(page, live_server_url, rounds="1")
         play_until_round_end(page, time.monotonic() + ROUND_SECONDS)
+        racks = page.evaluate(MARKS.replace("SEL", "'#score-table .revealed-rack .tile:not(.joker):not(.wild)'"))
         for size, (w, h, _touch) in SIZES.items():
             page.set_viewport_size({"width": w, "height": h})
             page.wait_for_timeout(200)
@@ -224,15 +233,12 @@ def test_the_score_table_and_the_match_over_card_are_one_screen(browser, live_se
                 assert_one_screen(page, f"match over {size} {language}")
                 if language == "en":
                     shot(page, f"one-screen-match-over-{size}")
-        # the replay draws the table's tiles, each colour with its mark, as the score table does
-        marks = """() => [...document.querySelectorAll(SEL)].map((t) => [t.dataset.tile[0],
-          getComputedStyle(t, '::before').content.replace(/"/g, '')])"""
-        expected = {"R": "●", "B": "■", "K": "▲", "Y": "◆"}
-        racks = page.evaluate(marks.replace("SEL", "'#score-table .revealed-rack .tile:not(.joker):not(.wild)'"))
         page.goto(href)
         expect(page.locator(".replay-rack .tile").first).to_be_visible(timeout=15_000)
         shot(page, "one-screen-replay")
-        replay = page.evaluate(marks.replace("SEL", "'.replay-rack .tile:not(.joker):not(.wild):not(.false-joker)'"))
+        # the replay draws the table's tiles, each colour with its mark, as the score table does
+        expected = {"R": "●", "B": "■", "K": "▲", "Y": "◆"}
+        replay = page.evaluate(MARKS.replace("SEL", "'.replay-rack .tile:not(.joker):not(.wild):not(.false-joker)'"))
         for where, seen in (("score table", racks), ("replay", replay)):
             assert seen, f"no tiles in the {where}"
             wrong = [(c, m) for c, m in seen if c in expected and m != expected[c]]

@@ -143,6 +143,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.guests.guest_context",  # is_guest: the guest banner
+                "okeysite.js_catalog.catalog_context",  # js_catalog_version: the catalogue's address
             ],
         },
     },

@@ -48,7 +48,8 @@ export class TableApp {
       perRow: perRowFor(typeof window !== "undefined" && window.innerWidth),
     });
     root.innerHTML = "";
-    root.classList.add("tbl", `rs-${ruleset}`);
+    // laid out as before the deal until the first snapshot says otherwise (table-screen.css)
+    root.classList.add("tbl", `rs-${ruleset}`, "not-started");
     if (this.state.assisted) root.classList.add("assisted");
     this.dnd = new DropTargets({ root, onEnd: (src, target, index) => (src && target ? this.gesture({ type: "drop", src, target, index }) : this.render()) });
     this.views = tableLayout({

@@ -153,7 +153,8 @@ def test_the_turn_is_one_screen_with_the_seats_around_at_every_size_and_language
             try:
                 page = context.new_page()
                 page.goto(url)
-                expect(page.locator("#rack .tile").first).to_be_visible(timeout=20_000)
+                # a loaded two-core machine may take a while for the socket's first snapshot
+                expect(page.locator("#rack .tile").first).to_be_visible(timeout=45_000)
                 expect(page.locator(MY_TURN)).to_be_visible(timeout=20_000)
                 page.wait_for_timeout(300)
                 assert page.evaluate("document.documentElement.lang") == language
@@ -233,7 +234,7 @@ def test_the_score_table_and_the_match_over_card_are_one_screen(browser, live_se
                 assert_one_screen(page, f"match over {size} {language}")
                 if language == "en":
                     shot(page, f"one-screen-match-over-{size}")
-        page.goto(href)
+        page.goto(live_server_url + href)
         expect(page.locator(".replay-rack .tile").first).to_be_visible(timeout=15_000)
         shot(page, "one-screen-replay")
         # the replay draws the table's tiles, each colour with its mark, as the score table does

@@ -96,6 +96,9 @@ export class TopBar {
           if (badge) this.badges.append(badge);
         }
         body.prepend(head);
+        // a guest's note (sign up to keep the games) goes first in the menu
+        const guest = document.getElementById("guest-banner");
+        if (guest) body.prepend(guest);
       }
     }
   }

@@ -37,17 +37,16 @@ from tests.browser.conftest import CHROMIUM, ROOT, base_env, register, serve
 
 RACK_MARK = """
   window.__rackAt = null; window.__snapshotAt = null;
-  const Send = WebSocket.prototype.send;
-  WebSocket.prototype.send = function (data) {
-    if (!this.__watched) {
-      this.__watched = true;
+  const Plain = window.WebSocket;
+  window.WebSocket = class extends Plain {
+    constructor(...args) {
+      super(...args);
       this.addEventListener("message", (e) => {
         if (window.__snapshotAt === null && String(e.data).includes('"type":"snapshot"')) {
           window.__snapshotAt = performance.now();
         }
       });
     }
-    return Send.call(this, data);
   };
   new MutationObserver((_, obs) => {
     if (document.querySelector("#rack .tile")) { window.__rackAt = performance.now(); obs.disconnect(); }
@@ -58,7 +57,9 @@ TRANSFER = """() => {
   const nav = performance.getEntriesByType("navigation")[0];
   const res = performance.getEntriesByType("resource");
   return {bytes: nav.transferSize + res.reduce((s, r) => s + r.transferSize, 0),
-          requests: 1 + res.length, fromNetwork: res.filter((r) => r.transferSize > 0).length};
+          requests: 1 + res.length, fromNetwork: res.filter((r) => r.transferSize > 0).length,
+          largest: [nav, ...res].map((r) => [r.transferSize, r.encodedBodySize, r.name.replace(location.origin, '')])
+            .sort((a, b) => b[0] - a[0]).slice(0, 8)};
 }"""
 
 
@@ -97,6 +98,7 @@ def measure(browser, table_url, storage_state, latency_ms):
     warm_transfer = page.evaluate(TRANSFER)
     context.close()
     return {"bytes": cold_transfer["bytes"], "requests": cold_transfer["requests"], "cold": cold,
+            "largest": cold_transfer["largest"],
             "warm": warm, "steps": cold_steps, "warm_bytes": warm_transfer["bytes"],
             "warm_network": warm_transfer["fromNetwork"]}
 
@@ -152,6 +154,10 @@ def main(argv=None):
                   f" reload: {r['warm_bytes'] / 1024:.1f} KB, {r['warm_network']} from the network,"
                   f" rack {r['warm']:.3f} s; cold steps: DOMContentLoaded {r['steps']['dcl']:.3f} s,"
                   f" first snapshot {r['steps']['snapshot']:.3f} s")
+    for label, runs in sides.items():
+        print(f"{label}: the largest transfers of the first cold load (bytes on the wire, body):")
+        for size, body, name in runs[0]["largest"]:
+            print(f"  {size:7d} {body:7d}  {name}")
     print(f"latency +{args.latency} ms, {args.count} cold loads each, medians:")
     for label, runs in sides.items():
         kb = statistics.median(r["bytes"] for r in runs) / 1024

@@ -10,6 +10,7 @@ import hashlib
 
 from django.conf import settings
 from django.utils.cache import patch_cache_control
+from django.views.decorators.gzip import gzip_page
 from django.views.i18n import JavaScriptCatalog
 
 
@@ -33,9 +34,12 @@ def catalog_context(request):
 _catalog = JavaScriptCatalog.as_view()
 
 
+# compressed: the catalogue holds no secret (no CSRF token, nothing of the user)
+@gzip_page
 def catalog(request, *args, **kwargs):
-    """The JavaScript catalogue of the request's language; cached for a year when the
-    address names the current version (`v`), else not cached. Returns an HttpResponse."""
+    """The JavaScript catalogue of the request's language, gzip-compressed; cached for a
+    year when the address names the current version (`v`), else not cached. Returns an
+    HttpResponse."""
     response = _catalog(request, *args, **kwargs)
     if request.GET.get("v") == VERSION:
         patch_cache_control(response, public=True, max_age=365 * 24 * 3600, immutable=True)

@@ -432,6 +432,8 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 # hashed names never change content: a year, immutable (WhiteNoise's default for them)
 WHITENOISE_MAX_AGE = 3600
+# the site's own pages are the only ones that load its files: no CORS header on each
+WHITENOISE_ALLOW_ALL_ORIGINS = False
 
 # Production logs one JSON object per line (okeysite.operations.logs), each game line with
 # the table id and game version of its write; OKEY_LOG_FORMAT=json|text overrides.

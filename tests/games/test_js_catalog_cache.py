@@ -12,6 +12,8 @@ def test_the_catalogue_named_by_its_version_is_cached_and_others_are_not(client)
     fresh = client.get(f"/jsi18n/?l=en&v={VERSION}")
     assert fresh.status_code == 200 and "max-age=31536000" in fresh["Cache-Control"]
     assert "immutable" in fresh["Cache-Control"]
+    packed = client.get(f"/jsi18n/?l=en&v={VERSION}", HTTP_ACCEPT_ENCODING="gzip")
+    assert packed["Content-Encoding"] == "gzip"
     old = client.get("/jsi18n/?l=en&v=0000")
     assert old.status_code == 200 and "no-cache" in old["Cache-Control"]
     assert "max-age=31536000" not in old["Cache-Control"]

@@ -46,6 +46,7 @@ export function tileEl(text, { okey = null, rules = null, faceDown = false, smal
     : wild ? (represented && represented !== physical ? fmt(_("okey as %(tile)s"), { tile: represented }) : _("okey (wild)"))
     : `${colourName(shown.colour)} ${shown.number}`;
   return h("div", { class: classes.join(" "), dataset: { tile: text }, title, "aria-label": title },
-    h("span", { class: "num" }, label),
+    // a joker's symbol is no word: the tile is named by its label alone
+    h("span", { class: "num", "aria-hidden": physical === "F" || physical === "J" ? "true" : null }, label),
     wild && !faceDown ? h("span", { class: "wild-mark", "aria-hidden": "true" }, "★") : null);
 }

@@ -47,7 +47,8 @@ export function tileEl(text, { okey = null, rules = null, faceDown = false, smal
     : `${colourName(shown.colour)} ${shown.number}`;
   // an image named by its label (a rack tile becomes a button, views/rack.js)
   return h("div", { class: classes.join(" "), dataset: { tile: text }, title, role: "img", "aria-label": title },
-    // a joker's symbol is no word: the tile is named by its label alone
-    h("span", { class: "num", "aria-hidden": physical === "F" || physical === "J" ? "true" : null }, label),
+    // a joker's symbol is no word and a wild's number is not what it plays as: such a tile
+    // is named by its label alone
+    h("span", { class: "num", "aria-hidden": physical === "F" || physical === "J" || wild ? "true" : null }, label),
     wild && !faceDown ? h("span", { class: "wild-mark", "aria-hidden": "true" }, "★") : null);
 }

@@ -23,6 +23,7 @@ TEST_REDIS_URL    ?= redis://127.0.0.1:6379/0
 
 run: .venv/.installed
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput -v 0
 	$(PY) -m daphne $(DAPHNE_OPTS) -b $(HOST) -p $(PORT) okeysite.asgi:application
 
 # Start PostgreSQL and Redis when they are not up (they are on this kind of machine).

@@ -144,6 +144,7 @@ def _table_config(request, table, seat_index):
             "start": reverse("table_start", args=[table.pk]),
             "remove": reverse("table_remove", args=[table.pk, 0]).rsplit("0/", 1)[0],
             "match": reverse("match", args=[table.pk]),
+            "replay": reverse("replay", args=[table.pk]),
             "record": reverse("match_record", args=[table.pk]),
             "jsi18n": reverse("javascript-catalog"),
         },

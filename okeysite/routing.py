@@ -1,6 +1,6 @@
-"""The ASGI application tree: HTTP (Django, plus static files in embedded/debug mode)
-and WebSockets (session auth + Origin check, docs/protocol.md §1): the games' sockets and the
-pages' own `/ws/me/` (social).
+"""The ASGI application tree: HTTP (Django; static files first through WhiteNoise,
+okeysite/static_asgi.py, when settings.OKEY_SERVE_STATIC) and WebSockets (session auth +
+Origin check, docs/protocol.md §1): the games' sockets and the pages' own `/ws/me/` (social).
 
 `build_application()` is separate from `okeysite/asgi.py` so tests can build the same
 stack without starting the embedded Celery worker.
@@ -12,14 +12,15 @@ from django.conf import settings
 from django.core.asgi import get_asgi_application
 
 
-def build_application(serve_static=None):
-    """Return the ASGI app. `serve_static` (default settings.OKEY_SERVE_STATIC) wraps HTTP
-    in Django's `ASGIStaticFilesHandler` so daphne serves `/static/` without a proxy."""
+def build_application():
+    """Return the ASGI app: HTTP to Django (static files before it when
+    settings.OKEY_SERVE_STATIC), WebSockets to the consumers behind session auth and the
+    Origin check."""
     http_app = get_asgi_application()
-    if settings.OKEY_SERVE_STATIC if serve_static is None else serve_static:
-        from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    if settings.OKEY_SERVE_STATIC:
+        from okeysite.static_asgi import StaticFiles
 
-        http_app = ASGIStaticFilesHandler(http_app)
+        http_app = StaticFiles(http_app)
 
     from games.routing import websocket_urlpatterns
     from social.routing import websocket_urlpatterns as social_routes

@@ -147,6 +147,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.guests.guest_context",  # is_guest: the guest banner
+                "okeysite.js_catalog.catalog_context",  # js_catalog_version: the catalogue's address
             ],
         },
     },
@@ -433,7 +434,20 @@ USE_TZ = True
 # --- static files ----------------------------------------------------------------
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = Path(os.environ.get("OKEY_STATIC_ROOT") or BASE_DIR / "staticfiles")  # collectstatic; nginx serves it
+STATIC_ROOT = Path(os.environ.get("OKEY_STATIC_ROOT") or BASE_DIR / "staticfiles")  # collectstatic writes here
+# hashed names and Brotli/gzip copies (collectstatic), served with far-future cache headers
+# by WhiteNoise (okeysite/static_asgi.py) when OKEY_SERVE_STATIC, else by the web server
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "okeysite.static_storage.HashedStaticStorage"},
+}
+# nothing collected (test servers, a fresh checkout): the source files, found on request
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = DEBUG
+# hashed names never change content: a year, immutable (WhiteNoise's default for them)
+WHITENOISE_MAX_AGE = 3600
+# the site's own pages are the only ones that load its files: no CORS header on each
+WHITENOISE_ALLOW_ALL_ORIGINS = False
 
 # Production logs one JSON object per line (okeysite.operations.logs), each game line with
 # the table id and game version of its write; OKEY_LOG_FORMAT=json|text overrides.

@@ -2,10 +2,9 @@
 operator's probes, metrics and dashboard (okeysite.operations)."""
 from django.contrib import admin
 from django.urls import include, path
-from django.views.i18n import JavaScriptCatalog
 
 from accounts import guest_signup
-from okeysite import pwa
+from okeysite import js_catalog, pwa
 from okeysite.operations import dashboard, metrics, probes
 
 # the admin index links the operations dashboard
@@ -25,7 +24,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("profile/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("jsi18n/", js_catalog.catalog, name="javascript-catalog"),
     path("rankings/", include("leaderboards.urls")),
     path("rules/", include("games.rules.urls")),
     path("", include("social.urls")),

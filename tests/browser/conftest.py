@@ -77,8 +77,13 @@ def serve(workdir: Path, env: dict, name: str = "server", worker: bool = False):
     """Migrate, start daphne with the deployed options (bench.stack.DAPHNE_OPTIONS) and, with
     ``worker``, a separate ``celery worker -B``; yield the URL.
 
-    Logs are copied to test-artifacts/<name>*.log afterwards.
+    Logs are copied to test-artifacts/<name>*.log afterwards. Unless ``env`` names an
+    OKEY_STATIC_ROOT, the server's is an empty folder of its own: it serves the source files
+    (a manifest left by `make run` in staticfiles/ would name older copies).
     """
+    if "OKEY_STATIC_ROOT" not in env:
+        (workdir / "static").mkdir(exist_ok=True)
+        env = {**env, "OKEY_STATIC_ROOT": str(workdir / "static")}
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL)
     port = _free_port()

@@ -80,8 +80,10 @@ def test_two_players_join_are_seated_together_and_the_winner_gets_the_podium_and
         ana.wait_for_url(f"{url}/table/*/", timeout=30_000)
         ben.wait_for_url(f"{url}/table/*/", timeout=30_000)
         assert ana.url == ben.url
-        expect(ana.locator("#arena-link")).to_be_visible()
         shot(ana, "arena-phone-table")
+        ana.click("#menu-btn")     # back to the standings: in the menu sheet
+        expect(ana.locator("#arena-link")).to_be_visible()
+        ana.keyboard.press("Escape")
         table = django(env, END.format(arena=arena))
         assert ana.url.endswith(f"/table/{table}/")
         for _ in range(30):  # the sweep scores the match, then sets the final ranks

@@ -144,6 +144,7 @@ def test_a_player_leaves_mid_match_is_rated_last_and_a_watcher_sees_no_rack(brow
     expect(watcher.locator("#spectator-badge")).to_be_visible()
     expect(alice.locator("#watching")).to_contain_text("1", timeout=10_000)
 
+    bob.click("#menu-btn")     # once the match runs, Leave the match is in the menu sheet
     bob.locator("#leave-match summary").click()
     bob.click("#leave-match-btn")
     bob.wait_for_url(re.compile(r"/$"))
@@ -241,8 +242,10 @@ def test_the_first_game_hint_is_dismissed_for_good(browser, friends_server):
     page.wait_for_url(re.compile(r"/table/\d+/$"))
     hint = page.locator("#first-game-hint")
     expect(hint).to_be_visible()
-    expect(page.locator("#rules-link")).to_be_visible()
     shot(page, "friends-first-game-hint-phone")
+    page.click("#menu-btn")     # the rules are one tap away, in the menu sheet
+    expect(page.locator("#rules-link")).to_be_visible()
+    page.keyboard.press("Escape")
     page.click("#first-game-hint-close")
     expect(hint).to_be_hidden()
     page.reload()

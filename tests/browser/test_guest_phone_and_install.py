@@ -79,6 +79,7 @@ def test_a_phone_visitor_plays_as_a_guest_then_signs_up_keeping_the_table(browse
         page.wait_for_url(re.compile(r"/table/\d+/$"))
         table_path = re.search(r"/table/\d+/$", page.url).group(0)
         expect(page.locator("#rack .tile").first).to_be_visible(timeout=20_000)
+        page.click("#menu-btn")      # the table is one screen: the guest's note is in its menu
         banner = page.locator("#guest-banner")
         expect(banner).to_contain_text("Guest-")
         guest_name = re.search(r"Guest-[A-Z2-9]{4}", banner.inner_text()).group(0)

@@ -15,7 +15,7 @@ from okeysite.routing import build_application
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
-APP = build_application(serve_static=False)
+APP = build_application()
 TIMEOUT = 5
 
 

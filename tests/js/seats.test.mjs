@@ -39,3 +39,20 @@ test("rami has no discard piles: the cards only, a spectator's seat 0 at the bot
   assert.deepEqual(show("rami", ramiView({ seat: null, turn: 0, rack: undefined })), [
     ["seat-card", "3", "left"], ["seat-card", "2", "top"], ["seat-card", "1", "right"], ["seat-card", "0", "bottom"]]);
 });
+
+test("each seat shows the player's avatar when the view sends one, else an initial, a computer its mark", () => {
+  const root = freshRoot("8");
+  let ws;
+  const app = new TableApp(root, { ruleset: "okey51", rules: RULES.okey51 }, { socketFactory: () => (ws = new FakeSocket()), storage: new MemoryStorage() });
+  ws.onopen();
+  const players = [{ name: "ayse", avatar: "/media/avatars/ayse.svg" }, { name: null, computer: "easy" }, { name: "mehmet" }, { name: null, computer: "strong" }];
+  ws.deliver({ type: "snapshot", version: 1, view: okeyView({ seat: 0, turn: 1, players }) });
+  clearInterval(app.clockTimer);
+  const face = (s) => root.querySelector(`.seat-card[data-seat="${s}"] .avatar`).children[0];
+  assert.equal(face(0).tagName, "IMG");
+  assert.equal(face(0).getAttribute("src"), "/media/avatars/ayse.svg");
+  assert.ok(root.querySelector("#my-seat .seat-card.me[data-seat=\"0\"]"), "the player's own seat is drawn");
+  assert.ok(face(1).classList.contains("computer"));
+  assert.equal(face(2).textContent, "M");
+  assert.ok(face(3).classList.contains("computer"));
+});

@@ -7,7 +7,7 @@ from channels.testing import WebsocketCommunicator
 from games.play import tables
 from okeysite.routing import build_application
 
-APP = build_application(serve_static=False)
+APP = build_application()
 TIMEOUT = 5
 
 

@@ -14,7 +14,8 @@ import { initialState, reduce } from "./state.js";
 import { persist, safeStorage, savedFor } from "./storage.js";
 import { DropTargets } from "./views/dnd.js";
 import { disableControls, focusKey, restoreFocus } from "./views/dom.js";
-import { tableLayout } from "./views/layout.js";
+import { placeViews, tableLayout } from "./views/layout.js";
+import { justNow } from "./views/just.js";
 
 const TICK_MS = 250;
 
@@ -47,7 +48,8 @@ export class TableApp {
       perRow: perRowFor(typeof window !== "undefined" && window.innerWidth),
     });
     root.innerHTML = "";
-    root.classList.add("tbl", `rs-${ruleset}`);
+    // laid out as before the deal until the first snapshot says otherwise (table-screen.css)
+    root.classList.add("tbl", `rs-${ruleset}`, "not-started");
     if (this.state.assisted) root.classList.add("assisted");
     this.dnd = new DropTargets({ root, onEnd: (src, target, index) => (src && target ? this.gesture({ type: "drop", src, target, index }) : this.render()) });
     this.views = tableLayout({
@@ -58,7 +60,7 @@ export class TableApp {
       sendFrame: (frame) => !!this.socket && this.socket.send(frame),
       storage: this.storage,
     });
-    root.append(...this.views.map((v) => v.el).filter(Boolean));
+    placeViews(root, this.views);
     this.clockTimer = setInterval(() => this.tick(), TICK_MS);
     const url = this.config.ws_url || socketUrl(this.config.ws_path || `/ws/table/${tableId}/`);
     this.socket = new TableSocket({
@@ -114,6 +116,8 @@ export class TableApp {
       this.root.classList.toggle("my-turn", myTurn(s));
       this.root.classList.toggle("spectator", !seated(s));
       this.root.classList.toggle("not-started", !started(s));
+      // a move's tiles move in its first moment only (table-screen.css)
+      this.root.classList.toggle("moving", justNow(s));
     }
     for (const v of this.views) v.render(s);
     if (s.blocked) {

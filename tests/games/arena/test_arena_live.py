@@ -52,7 +52,7 @@ def socket(path, cookie=None):
     headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
     if cookie:
         headers.append((b"cookie", cookie))
-    return WebsocketCommunicator(build_application(serve_static=False), path, headers=headers)
+    return WebsocketCommunicator(build_application(), path, headers=headers)
 
 
 async def frame_of_type(comm, kind):

@@ -225,7 +225,7 @@ async def test_the_arena_socket_sends_the_standings_and_each_change_once_for_eve
 
     from okeysite.routing import build_application
 
-    application = build_application(serve_static=False)
+    application = build_application()
     arena = await database_sync_to_async(running)(seats=2)
     headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
     pages = [WebsocketCommunicator(application, f"/ws/arena/{arena.pk}/", headers=headers) for _ in range(3)]

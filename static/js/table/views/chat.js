@@ -17,7 +17,6 @@ export class ChatPanel {
   constructor(ctx) {
     this.ctx = ctx;
     this.shown = null;        // the lines last drawn: redraw (and scroll down) only when they change
-    this.count = h("span", { class: "chat-count" });
     this.lines = h("ol", { id: "chat-lines", class: "chat-lines", "aria-live": "polite" });
     this.status = h("div", { id: "chat-status", class: "chat-status", role: "status" });
     this.input = h("input", { id: "chat-input", type: "text", maxlength: "300", autocomplete: "off",
@@ -31,8 +30,9 @@ export class ChatPanel {
     this.phrases = h("div", { class: "chat-quick", id: "chat-quick" }, quick.map((text) =>
       h("button", { type: "button", class: "btn small quick-line", onclick: () => this.post(text) }, text)));
     this.rule = h("p", { id: "chat-rule", class: "chat-rule muted", hidden: true }, _("Only the players at this table can chat."));
-    this.el = h("details", { id: "chat", class: "chat", ontoggle: () => ctx.dispatch({ type: "chat_panel", open: !!this.el.open }) },
-      h("summary", {}, _("Chat"), " ", this.count),
+    // in the chat sheet (views/sheets.js), which says when it opens and closes
+    this.sheet = "chat";
+    this.el = h("section", { id: "chat", class: "chat", "aria-label": _("Chat") },
       this.lines, this.phrases, this.form, this.rule, h("div", { class: "chat-foot" }, this.status, this.reportBtn));
     this.spectator = null;
   }
@@ -73,7 +73,6 @@ export class ChatPanel {
       this.rule.hidden = !spectator;
     }
     if (this.status.textContent !== c.status) this.status.textContent = c.status;
-    this.count.textContent = c.unread ? `(${c.unread})` : "";
     if (c.lines === this.shown) return;
     this.shown = c.lines;
     this.lines.replaceChildren(...c.lines.map((l) => h("li", { class: `chat-line${l.user === c.me ? " mine" : ""}`, dataset: { id: String(l.id) } },

@@ -64,6 +64,7 @@ export class FairDealPanel {
     // the panel's place on the page; while the score table is up (between rounds, and the
     // next round's seeding window) the panel moves into its overlay, next to the scores
     this.el = h("div", { class: "fair-deal-home" }, this.panel);
+    this.sheet = "menu";      // its home is in the menu sheet (views/sheets.js)
   }
 
   render(state) {
@@ -82,7 +83,9 @@ export class FairDealPanel {
 
   /** In the score overlay while it is shown (the ScoreOverlay view renders before this one), else at home. */
   place() {
-    const root = this.el.parentElement;
+    // its home may be in the menu sheet, outside the table: the overlay is the table's
+    const root = (this.el.closest && this.el.closest(".tbl"))
+      || (typeof document !== "undefined" && document.querySelector && document.querySelector(".tbl")) || this.el.parentElement;
     const overlay = root && [...root.children].find((child) => child.classList.contains("overlay"));
     const host = overlay && !overlay.hidden ? overlay : this.el;
     this.panel.classList.toggle("overlay-card", host !== this.el);

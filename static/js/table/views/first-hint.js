@@ -15,7 +15,7 @@ export class FirstGameHint {
     this.wanted = !!(ctx.config && ctx.config.first_game) && !dismissed(ctx.storage);
     this.text = h("span", { class: "first-hint-text" });
     this.close = h("button", { type: "button", class: "btn small", id: "first-game-hint-close",
-      "aria-label": _("Dismiss"), onclick: () => this.dismiss() }, _("Got it"));
+      onclick: () => this.dismiss() }, _("Got it"));
     this.el = h("p", { class: "hint first-hint", id: "first-game-hint", role: "status", hidden: true }, this.text, this.close);
   }
 

@@ -15,7 +15,9 @@ export class HistoryPanel {
   constructor() {
     this.latest = h("span", { class: "history-latest" });
     this.list = h("ol", { class: "history-lines", id: "history-lines" });
-    this.el = h("details", { id: "move-history", class: "move-history" },
+    // in the menu sheet (views/sheets.js), open there
+    this.sheet = "menu";
+    this.el = h("details", { id: "move-history", class: "move-history", open: true },
       h("summary", {}, h("b", {}, _("Moves")), " ", this.latest), this.list);
     this.shown = null;
   }

@@ -24,6 +24,24 @@ export function justPlayed(state, now = Date.now()) {
   return now - times.get(key) < JUST_MS ? last : null;
 }
 
+// the motion of a move (table-screen.css `.tbl.moving`) lasts at most this long (ms)
+export const MOTION_MS = 250;
+
+/**
+ * Did the round's last move arrive less than MOTION_MS ago? The views redraw their
+ * elements on every change: a tile's arrival is animated only in its first moment, so a
+ * later redraw does not play it again.
+ * @param {object} state the table state
+ * @param {number} [now] ms, for tests
+ * @returns {boolean}
+ */
+export function justNow(state, now = Date.now()) {
+  const m = justPlayed(state, now);
+  if (!m) return false;
+  const times = seen.get(String(state.tableId));
+  return now - times.get(`${state.view.round_index}:${m.number}`) < MOTION_MS;
+}
+
 /** Is `seat`'s top discard the tile just discarded? */
 export function justDiscarded(state, seat) {
   const m = justPlayed(state);

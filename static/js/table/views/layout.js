@@ -21,6 +21,8 @@ import { RackView } from "./rack.js";
 import { ScoreOverlay } from "./scores.js";
 import { Seats } from "./seats.js";
 import { StatusBar } from "./status.js";
+import { TopBar } from "./sheets.js";
+import { h } from "./dom.js";
 import { Watching } from "./watching.js";
 import { WorkingTable } from "./working-table.js";
 
@@ -36,6 +38,35 @@ const TABLES = { "by-owner": OwnerMelds, working: WorkingTable };
  */
 export function tableLayout(ctx) {
   const { centre, table } = ctx.controller.views;
-  return [Prestart, StatusBar, FirstGameHint, AwayBanner, Seats, CENTRES[centre], TABLES[table], ErrorBox, OpeningInfo, Actions, RackView,
+  return [Prestart, StatusBar, TopBar, FirstGameHint, AwayBanner, Seats, CENTRES[centre], TABLES[table], ErrorBox, OpeningInfo, Actions, RackView,
     HistoryPanel, ScoreOverlay, FairDealPanel, ChatPanel, Comforts, Watching].map((View) => new View(ctx));
+}
+
+// the notes that come and go (the first-game hint, the autoplay banner, the error line,
+// the opening totals) stand over the table's melds instead of pushing the rack down
+const NOTES = [FirstGameHint, AwayBanner, ErrorBox, OpeningInfo];
+
+/**
+ * Put the views' elements in `root`: the turn banner and the top bar's tools in one row
+ * (`.tbl-top`), the notes in one box (`.tbl-notes`), a view that names a sheet
+ * (`view.sheet`: "menu", "chat", "sound"; views/sheets.js) in that sheet, the rest in
+ * page order.
+ * @param {HTMLElement} root the table element
+ * @param {object[]} views tableLayout's instances
+ */
+export function placeViews(root, views) {
+  const bar = views.find((v) => v instanceof TopBar);
+  const top = h("div", { class: "tbl-top" });
+  const notes = h("div", { class: "tbl-notes" });
+  const out = [];
+  for (const v of views) {
+    if (!v.el) continue;
+    const sheet = v.sheet && bar.sheetFor(v.sheet);
+    if (v === bar) notes.append(bar.badges);       // first in the notes: the bar comes before them
+    if (sheet) sheet.append(v.el);
+    else if (v instanceof StatusBar || v === bar) { top.append(v.el); if (!out.includes(top)) out.push(top); }
+    else if (NOTES.some((N) => v instanceof N)) { notes.append(v.el); if (!out.includes(notes)) out.push(notes); }
+    else out.push(v.el);
+  }
+  root.append(...out);
 }

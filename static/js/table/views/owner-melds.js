@@ -13,7 +13,7 @@ import { justMelds } from "./just.js";
 export class OwnerMelds {
   constructor(ctx) {
     this.ctx = ctx;
-    this.el = h("div", { id: "table-melds", class: "table-melds", "aria-label": _("Table") });
+    this.el = h("div", { id: "table-melds", class: "table-melds", "aria-label": _("Table"), tabindex: "0" });
   }
 
   render(state) {

@@ -12,6 +12,18 @@ export class RackView {
   constructor(ctx) {
     this.ctx = ctx;
     this.el = h("div", { id: "rack", class: "rack", "aria-label": _("Your rack") });
+    this.dealt = null;        // the round whose deal was shown
+  }
+
+  /** A round's rack comes in with the deal's motion once (table-screen.css `.dealing`). */
+  deal(state) {
+    const round = `${state.tableId}:${state.view.round_index}`;
+    if (this.dealt === round) return;
+    const first = this.dealt === null && (state.view.moves || []).length > 1;   // a reload mid-round: no deal to show
+    this.dealt = round;
+    if (first || typeof setTimeout !== "function") return;
+    this.el.classList.add("dealing");
+    setTimeout(() => this.el.classList.remove("dealing"), 400);
   }
 
   render(state) {
@@ -20,6 +32,7 @@ export class RackView {
     this.el.hidden = !show;
     if (!show || !state.rack) { this.el.replaceChildren(); return; }
     const { rack } = state;
+    this.deal(state);
     this.el.style.setProperty("--per-row", String(rack.perRow));
     const penalties = countTiles(state.view.penalty_tiles || []);
     const badge = new Map();

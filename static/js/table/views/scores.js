@@ -143,6 +143,7 @@ export class ScoreOverlay {
       h("div", { class: "match-over-links" },
         h("a", { class: "btn primary", href: this.ctx.lobbyUrl, id: "back-to-lobby" }, _("Back to the lobby")),
         matchUrl(this.ctx.config) ? h("a", { class: "btn", href: matchUrl(this.ctx.config), id: "match-page-link" }, _("Match page")) : "",
+        replayUrl(this.ctx.config) ? h("a", { class: "btn", href: replayUrl(this.ctx.config), id: "replay-link" }, _("Replay")) : "",
         h("button", { type: "button", class: "btn", id: "match-over-close", onclick: () => this.ctx.dispatch({ type: "close_match_over" }) }, _("Close"))));
     this.matchOver.hidden = false;
   }
@@ -178,6 +179,11 @@ export function leftSeats(v, ended) {
 /** The match page's address from the page's table_config, or null. */
 function matchUrl(config) {
   return (config && config.urls && config.urls.match) || null;
+}
+
+/** The match's replay page from the page's table_config, or null. */
+function replayUrl(config) {
+  return (config && config.urls && config.urls.replay) || null;
 }
 
 /** okey51 team play: the two teams (seats 0+2, 1+3), lowest total first (RULES.md §3), a

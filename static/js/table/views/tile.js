@@ -45,7 +45,10 @@ export function tileEl(text, { okey = null, rules = null, faceDown = false, smal
     : physical === "J" ? (represented ? fmt(_("joker as %(tile)s"), { tile: represented }) : _("joker"))
     : wild ? (represented && represented !== physical ? fmt(_("okey as %(tile)s"), { tile: represented }) : _("okey (wild)"))
     : `${colourName(shown.colour)} ${shown.number}`;
-  return h("div", { class: classes.join(" "), dataset: { tile: text }, title, "aria-label": title },
-    h("span", { class: "num" }, label),
+  // an image named by its label (a rack tile becomes a button, views/rack.js)
+  return h("div", { class: classes.join(" "), dataset: { tile: text }, title, role: "img", "aria-label": title },
+    // a joker's symbol is no word and a wild's number is not what it plays as: such a tile
+    // is named by its label alone
+    h("span", { class: "num", "aria-hidden": physical === "F" || physical === "J" || wild ? "true" : null }, label),
     wild && !faceDown ? h("span", { class: "wild-mark", "aria-hidden": "true" }, "★") : null);
 }

@@ -20,10 +20,15 @@ def player_stats(user, recent=10):
     a player who left is last), "won" (★), "left" (the player left the match), "delta"
     (rating points or None)}, ...] newest first, at most `recent`}.
     """
-    seats = dict(Seat.objects.filter(user=user, table__match__finished__isnull=False)
-                 .values_list("table_id", "index"))
-    matches = list(Match.objects.select_related("table").filter(table_id__in=seats.keys(), void__isnull=True)
-                   .order_by("-finished", "-pk")[:MAX_MATCHES])
+    # The user's seats newest table first (the (user, table) index), stopping at the
+    # window: a table's id grows with its creation and its match ends after, so these are
+    # their latest finished matches, and a player with twenty thousand costs what one
+    # with three hundred does.
+    seats = dict(Seat.objects.filter(user=user, table__match__finished__isnull=False,
+                                     table__match__void__isnull=True)
+                 .order_by("-table_id").values_list("table_id", "index")[:MAX_MATCHES])
+    matches = list(Match.objects.select_related("table").filter(table_id__in=seats.keys())
+                   .order_by("-finished", "-pk"))
     # Wins and places by the one definition of a result (`games.results`): a player who
     # left is last and never wins, whatever their total.
     table_seats = {}
@@ -69,11 +74,17 @@ def player_stats(user, recent=10):
     return {"rulesets": dict(sorted(per.items())), "recent": latest}
 
 
-def rating_series(user):
-    """{ruleset: [(datetime, shown rating)]} for the chart: the rating before the first
-    rated match, then after each one, oldest first."""
+CHART_CHANGES = 500  # the latest rating changes the chart draws
+
+
+def rating_series(user, window=CHART_CHANGES):
+    """{ruleset: [(datetime, shown rating)]} for the chart over the user's latest `window`
+    rated matches (all rulesets together): per ruleset the rating before the first of
+    them, then after each one, oldest first. Bounded, so the chart of a player with ten
+    thousand rated matches reads and draws what one with `window` does."""
+    latest = list(RatingChange.objects.filter(user=user).order_by("-played", "-match_id")[:window])
     series = {}
-    for change in RatingChange.objects.filter(user=user).order_by("played", "match_id"):
+    for change in reversed(latest):
         points = series.setdefault(change.ruleset, [])
         if not points:
             points.append((change.played, change.before))

@@ -2,7 +2,7 @@
 from datetime import timedelta
 
 from django.core.paginator import Paginator
-from django.db.models import F, Q
+from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -52,8 +52,8 @@ def leaderboard(request, ruleset):
     if period not in PERIODS:
         period = "all"
     since = period_start(period)
-    ratings_qs = (Rating.objects.filter(LISTED, ruleset=ruleset).select_related("user", "user__player_settings")
-                  .annotate(ordinal=F("mu") - 3 * F("sigma")))
+    # ranked by the stored `Rating.ordinal` (mu − 3σ) through its index
+    ratings_qs = Rating.objects.filter(LISTED, ruleset=ruleset).select_related("user", "user__player_settings")
     if since is not None:
         active = RatingChange.objects.filter(ruleset=ruleset, played__gte=since).values("user_id")
         ratings_qs = ratings_qs.filter(user_id__in=active)

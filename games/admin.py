@@ -68,7 +68,7 @@ class MoveOutcomeFilter(admin.SimpleListFilter):
     parameter_name = "outcome"
 
     def lookups(self, request, model_admin):
-        return [("ok", _("accepted")), ("refused", _("refused, penalty kept"))]
+        return [("ok", _("accepted move")), ("refused", _("refused move, penalty kept"))]
 
     def queryset(self, request, queryset):
         if self.value() == "ok":

@@ -28,11 +28,14 @@ def player_stats(user, recent=10):
                                      table__match__void__isnull=True)
                  .order_by("-table_id").values_list("table_id", "index")[:MAX_MATCHES])
     matches = list(Match.objects.select_related("table").filter(table_id__in=seats.keys())
+                   .only("id", "table_id", "totals", "finished", "table__id", "table__ruleset", "table__mode",
+                         "table__options")
                    .order_by("-finished", "-pk"))
     # Wins and places by the one definition of a result (`games.results`): a player who
     # left is last and never wins, whatever their total.
     table_seats = {}
-    for row in Seat.objects.filter(table_id__in=[m.table_id for m in matches]).order_by("table_id", "index"):
+    for row in (Seat.objects.filter(table_id__in=[m.table_id for m in matches]).order_by("table_id", "index")
+                .only("id", "table_id", "index", "user_id", "left", "absent", "away_turns")):
         table_seats.setdefault(row.table_id, []).append(row)
     outcome = {m.pk: result_of(m, table_seats.get(m.table_id, [])) for m in matches}
     per = {}
@@ -74,7 +77,7 @@ def player_stats(user, recent=10):
     return {"rulesets": dict(sorted(per.items())), "recent": latest}
 
 
-CHART_CHANGES = 500  # the latest rating changes the chart draws
+CHART_CHANGES = 200  # the latest rating changes the chart draws (640 px wide)
 
 
 def rating_series(user, window=CHART_CHANGES):

@@ -108,11 +108,14 @@ def drop(args):
 class Timer:
     """Server time and queries of a callable, over repeats."""
 
-    def __init__(self, repeat):
+    def __init__(self, repeat, only=()):
         self.repeat = repeat
+        self.only = only  # label parts: measure only the pages whose label has one
         self.rows = []
 
     def page(self, label, fn):
+        if self.only and not any(part in label for part in self.only) and not label.startswith("baseline"):
+            return None
         from django.db import connection
         from django.test.utils import CaptureQueriesContext
 
@@ -203,7 +206,7 @@ def measure(args):
                                                   indent=1))
         return
     heavy, heavy_matches, typical, match, admin = _subjects()
-    timer = Timer(args.repeat)
+    timer = Timer(args.repeat, [part for part in (args.pages or "").split(",") if part])
     print(f"{name}: most active {heavy.username} ({heavy_matches} matches), typical {typical.username}, "
           f"match of table {match.table_id}; {args.repeat} repeats after a warm-up")
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; this process at priority "
@@ -255,7 +258,9 @@ def measure(args):
         reverse("admin:auth_user_change", args=[heavy.pk])))
     timer.page("admin match change", lambda: staff.get(reverse("admin:games_match_change", args=[match.pk])))
 
-    rows = timer.rows + [export_games(call_command, timezone), recompute_ratings(args.recompute_seconds)]
+    rows = timer.rows
+    if not timer.only:
+        rows += [export_games(call_command, timezone), recompute_ratings(args.recompute_seconds)]
     if args.json:
         Path(args.json).write_text(json.dumps({"size": args.size, "db": name, "label": args.label,
                                                "heavy_matches": heavy_matches, "rows": rows}, indent=1))
@@ -372,6 +377,7 @@ def main(argv=None):
     sub.choices["measure"].add_argument("--json")
     sub.choices["measure"].add_argument("--label", default="")
     sub.choices["measure"].add_argument("--recompute-seconds", type=float, default=60)
+    sub.choices["measure"].add_argument("--pages", help="comma-separated parts of page labels: only those pages")
     sub.choices["measure"].add_argument("--only", choices=["commands", "recompute"],
                                         help="no pages: export_games and recompute_ratings, or the recompute alone")
     sub.choices["measure"].add_argument("--priority", type=int, default=0,

@@ -5,7 +5,7 @@ matches (`recording.recompute`), so `RatingChange` is a log, not the source of t
 """
 from django.conf import settings
 from django.db import models
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from games.models import RULESET_CHOICES, Match
@@ -30,7 +30,13 @@ class Rating(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "ruleset"], name="rating_unique_user_ruleset")]
-        indexes = [models.Index(fields=["ruleset", "-ordinal", "user"], name="rating_rank_order")]
+        indexes = [
+            models.Index(fields=["ruleset", "-ordinal", "user"], name="rating_rank_order"),
+            # the ranked (established) players alone: a few thousand of a hundred thousand
+            # ratings, so even the last page's OFFSET walks only them
+            models.Index(fields=["ruleset", "-ordinal", "user"], condition=Q(matches__gte=ratings.PROVISIONAL_MATCHES),
+                         name="rating_rank_established"),
+        ]
         verbose_name = _("rating")
         verbose_name_plural = _("ratings")
 

@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from accounts.guests import LISTED
+from accounts.guests import listed
 from games.engine import api
 from games.models import RULESET_CHOICES
 from leaderboards import ratings
@@ -53,7 +53,7 @@ def leaderboard(request, ruleset):
         period = "all"
     since = period_start(period)
     # ranked by the stored `Rating.ordinal` (mu − 3σ) through its index
-    ratings_qs = Rating.objects.filter(LISTED, ruleset=ruleset).select_related("user", "user__player_settings")
+    ratings_qs = Rating.objects.filter(listed(), ruleset=ruleset).select_related("user", "user__player_settings")
     if since is not None:
         active = RatingChange.objects.filter(ruleset=ruleset, played__gte=since).values("user_id")
         ratings_qs = ratings_qs.filter(user_id__in=active)
@@ -97,7 +97,7 @@ def solo_records(request, ruleset):
     ruleset = _ruleset_or_404(ruleset)
     higher_wins = api.ruleset(ruleset).higher_wins
     order = "-total" if higher_wins else "total"
-    records = (SoloRecord.objects.filter(LISTED, ruleset=ruleset, user__player_settings__public_solo_records=True)
+    records = (SoloRecord.objects.filter(listed(), ruleset=ruleset, user__player_settings__public_solo_records=True)
                .select_related("user", "user__player_settings", "match").order_by(order, "played", "pk"))
     page = Paginator(records, PER_PAGE).get_page(request.GET.get("page"))
     rows = list(page.object_list)

@@ -342,7 +342,13 @@ def recompute_ratings(limit_seconds, ruleset="rami"):
 
 def table(args):
     """A markdown table of JSON results side by side (one column per file)."""
-    runs = [json.loads(Path(p).read_text()) for p in args.files]
+    runs = []
+    for spec in args.files:  # "a.json+b.json": one column, the later file's pages over the earlier's
+        parts = [json.loads(Path(p).read_text()) for p in spec.split("+")]
+        run = dict(parts[0])
+        rows = {row["page"].split(" (")[0]: row for part in parts for row in part["rows"]}
+        run["rows"] = list(rows.values())
+        runs.append(run)
     heads = [f"{r['size']} {r.get('label') or ''}".strip() for r in runs]
     print("| page | " + " | ".join(heads) + " |")
     print("|---|" + "---|" * len(runs))
@@ -358,9 +364,11 @@ def table(args):
             if row is None:
                 cells.append("–")
             elif "p50" in row:
-                cells.append(f"{row['p50']:.0f}/{row['p95']:.0f}, {row['queries']} q")
+                cpu = f" ({row['cpu']:.0f})" if "cpu" in row else ""
+                cells.append(f"{row['p50']:.0f}/{row['p95']:.0f}{cpu}, {row['queries']} q")
             else:
-                cells.append(f"{row['per_match_queries']:.2f} q, {row['per_match_ms']:.1f} ms /match")
+                cpu = f" ({row['per_match_cpu_ms']:.1f})" if "per_match_cpu_ms" in row else ""
+                cells.append(f"{row['per_match_queries']:.2f} q, {row['per_match_ms']:.1f}{cpu} ms /match")
         print(f"| {page} | " + " | ".join(cells) + " |")
 
 
@@ -382,7 +390,7 @@ def main(argv=None):
                                         help="no pages: export_games and recompute_ratings, or the recompute alone")
     sub.choices["measure"].add_argument("--priority", type=int, default=0,
                                         help="nice value for this process and its database session (root: -10)")
-    sub.add_parser("table").add_argument("files", nargs="+")
+    sub.add_parser("table").add_argument("files", nargs="+", help="JSON files of `measure`; a+b merges two runs")
     args = parser.parse_args(argv)
     {"fill": fill, "measure": measure, "drop": drop, "table": table}[args.command](args)
 

@@ -31,6 +31,18 @@ def period_start(period, now=None):
     return None
 
 
+def page_of(queryset, number, *related):
+    """Page `number` (str or None, as `Paginator.get_page` takes it) of the ordered
+    `queryset`, and its rows with their `related` rows. The page's ids are picked from
+    the ranking's own columns and index alone; only its rows are then read with their
+    users and matches, so a late page does not join every row before its OFFSET.
+    Returns (Page of ids, list of model instances in order)."""
+    page = Paginator(queryset.values_list("pk", flat=True), PER_PAGE).get_page(number)
+    ids = list(page.object_list)
+    found = queryset.model.objects.select_related(*related).in_bulk(ids)
+    return page, [found[pk] for pk in ids]
+
+
 def _ruleset_or_404(ruleset):
     if ruleset not in RULESETS:
         raise Http404("unknown ruleset")
@@ -59,8 +71,7 @@ def leaderboard(request, ruleset):
         ratings_qs = ratings_qs.filter(user_id__in=active)
     established = ratings_qs.filter(matches__gte=ratings.PROVISIONAL_MATCHES).order_by("-ordinal", "user_id")
     provisional = ratings_qs.filter(matches__lt=ratings.PROVISIONAL_MATCHES).order_by("-ordinal", "user_id")[:50]
-    page = Paginator(established, PER_PAGE).get_page(request.GET.get("page"))
-    rows = list(page.object_list)
+    page, rows = page_of(established, request.GET.get("page"), "user", "user__player_settings")
     gains = {}
     if since is not None:
         users = [r.user_id for r in rows] + [r.user_id for r in provisional]
@@ -99,8 +110,7 @@ def solo_records(request, ruleset):
     order = "-total" if higher_wins else "total"
     records = (SoloRecord.objects.filter(listed(), ruleset=ruleset, user__player_settings__public_solo_records=True)
                .select_related("user", "user__player_settings", "match").order_by(order, "played", "pk"))
-    page = Paginator(records, PER_PAGE).get_page(request.GET.get("page"))
-    rows = list(page.object_list)
+    page, rows = page_of(records, request.GET.get("page"), "user", "user__player_settings", "match")
     for rank, row in enumerate(rows, start=page.start_index()):
         row.rank = rank
     mine = None

@@ -4,6 +4,8 @@ Per ruleset: matches played, wins, rounds, average round total (okey: points aga
 lower is better; rami: score), openings (rounds in which the player opened) and
 in-round penalties taken (points). Voided matches do not count.
 """
+from django.db.models.fields.json import KeyTransform
+
 from games.models import Match, Round, Seat
 from games.results import result_of
 from leaderboards.models import RatingChange
@@ -47,18 +49,21 @@ def player_stats(user, recent=10):
         row["matches"] += 1
         row["wins"] += 1 if outcome[match.pk].won(seat) else 0
     by_id = {m.pk: m for m in matches}
-    rounds = Round.objects.filter(match_id__in=by_id.keys(), finished__isnull=False).only(
-        "match_id", "totals", "penalties", "final_position")
-    for rnd in rounds:
-        match = by_id[rnd.match_id]
+    # Of each final position only its seats (who opened), not the table and the pile:
+    # a sixth of the JSON to send and decode.
+    rounds = (Round.objects.filter(match_id__in=by_id.keys(), finished__isnull=False)
+              .annotate(final_seats=KeyTransform("seats", "final_position"))
+              .values_list("match_id", "totals", "penalties", "final_seats"))
+    for match_id, totals, penalties, final_seats in rounds:
+        match = by_id[match_id]
         seat = seats[match.table_id]
         row = per[match.table.ruleset]
-        if rnd.totals:
+        if totals:
             row["rounds"] += 1
-            row["round_sum"] += rnd.totals[seat]
-        if rnd.penalties:
-            row["penalties"] += rnd.penalties[seat]
-        final_seats = (rnd.final_position or {}).get("seats") or []
+            row["round_sum"] += totals[seat]
+        if penalties:
+            row["penalties"] += penalties[seat]
+        final_seats = final_seats or []
         if seat < len(final_seats) and final_seats[seat].get("opened", "no") != "no":
             row["openings"] += 1
     for row in per.values():

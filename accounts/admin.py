@@ -62,9 +62,9 @@ def latest_matches(user, count):
     start first. The user's seats are read newest table first by the (user, table) index
     and stop after `count`: a player with twenty thousand matches costs what one with
     thirty does (a table's id grows with its creation, and its match starts after)."""
-    tables = Seat.objects.filter(user=user, table__match__isnull=False).order_by("-table_id").values("table_id")
-    return (Match.objects.filter(table_id__in=list(tables.values_list("table_id", flat=True)[:count]))
-            .select_related("table").order_by("-started"))
+    tables = list(Seat.objects.filter(user=user, table__match__isnull=False).order_by("-table_id")
+                  .values_list("table_id", flat=True)[:count])
+    return Match.objects.filter(table_id__in=tables).select_related("table").order_by("-started")
 
 
 admin.site.unregister(User)

@@ -5,17 +5,19 @@ from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
+from django.db.models import Prefetch, Q
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin_actions import reason_action
 from accounts.faces import face_url
-from accounts.moderation import Sanction, active_suspension, lift, sanction
+from accounts.moderation import Sanction, active_suspension, keeping_out, lift, sanction
 from accounts.pictures import Picture
 from accounts.player_settings import PlayerSettings
 from games.chat.models import ChatReport
-from games.models import Match
+from games.models import Match, Seat
+from okeysite.admin_counts import LargeTableAdmin
 
 User = get_user_model()
 
@@ -57,11 +59,21 @@ class SanctionInline(admin.TabularInline):
         return False  # through the actions, so sockets are closed at once
 
 
+def latest_matches(user, count):
+    """The matches (with their tables) at the `count` tables `user` last sat at, newest
+    start first. The user's seats are read newest table first by the (user, table) index
+    and stop after `count`: a player with twenty thousand matches costs what one with
+    thirty does (a table's id grows with its creation, and its match starts after)."""
+    tables = list(Seat.objects.filter(user=user, table__match__isnull=False).order_by("-table_id")
+                  .values_list("table_id", flat=True)[:count])
+    return Match.objects.filter(table_id__in=tables).select_related("table").order_by("-started")
+
+
 admin.site.unregister(User)
 
 
 @admin.register(User)
-class PlayerAdmin(UserAdmin):
+class PlayerAdmin(LargeTableAdmin, UserAdmin):
     """Users with moderation: actions suspend / ban / mute / lift, and their matches and reports."""
 
     list_display = ("username", "email", "is_staff", "date_joined", "last_login", "standing")
@@ -70,10 +82,19 @@ class PlayerAdmin(UserAdmin):
     readonly_fields = ("matches", "reports")
     fieldsets = UserAdmin.fieldsets + ((_("Moderation"), {"fields": ("matches", "reports")}),)
 
+    def get_queryset(self, request):
+        # the standing column reads each listed user's suspensions and bans from one
+        # query for the page, not one per row
+        return super().get_queryset(request).prefetch_related(
+            Prefetch("sanctions", queryset=keeping_out(), to_attr="keeping_out"))
+
     @admin.display(description=_("standing"))
     def standing(self, user):
         """'suspended'/'banned' with the end, or empty."""
-        found = active_suspension(user)
+        if hasattr(user, "keeping_out"):  # prefetched by the list
+            found = user.keeping_out[0] if user.keeping_out else None
+        else:
+            found = active_suspension(user)
         if found is None:
             return ""
         return f"{found.get_kind_display()} {found.until:%Y-%m-%d %H:%M}" if found.until else found.get_kind_display()
@@ -81,7 +102,7 @@ class PlayerAdmin(UserAdmin):
     @admin.display(description=_("matches"))
     def matches(self, user):
         """The user's last 30 matches: links to the admin page and the public score table."""
-        rows = Match.objects.filter(table__seats__user=user).select_related("table").order_by("-started")[:30]
+        rows = latest_matches(user, 30)
         return format_html_join(
             "", '<div><a href="{}">{}</a> · <a href="{}">{}</a></div>',
             ((reverse("admin:games_match_change", args=[m.pk]), str(m), reverse("match", args=[m.table_id]),
@@ -91,7 +112,8 @@ class PlayerAdmin(UserAdmin):
     @admin.display(description=_("reports"))
     def reports(self, user):
         """Reports about and by the user (links to the report admin)."""
-        rows = ChatReport.objects.filter(reported=user) | ChatReport.objects.filter(reporter=user)
+        rows = (ChatReport.objects.filter(Q(reported=user) | Q(reporter=user)).select_related("reporter")
+                .order_by("-created"))
         return format_html_join(
             "", '<div><a href="{}">{}</a> ({})</div>',
             ((reverse("admin:games_chatreport_change", args=[r.pk]), str(r), r.reason) for r in rows[:30]),
@@ -101,6 +123,7 @@ class PlayerAdmin(UserAdmin):
 @admin.register(Sanction)
 class SanctionAdmin(admin.ModelAdmin):
     list_display = ("user", "kind", "reason", "until", "created_by", "created", "lifted")
+    list_select_related = ("user", "created_by")  # who gave it may be gone: not joined by default
     list_filter = ("kind",)
     search_fields = ("user__username", "user__email", "reason")
     readonly_fields = ("user", "kind", "created_by", "created")
@@ -110,7 +133,7 @@ class SanctionAdmin(admin.ModelAdmin):
 
 
 @admin.register(PlayerSettings)
-class PlayerSettingsAdmin(admin.ModelAdmin):
+class PlayerSettingsAdmin(LargeTableAdmin, admin.ModelAdmin):
     list_display = ("user", "display_name", "language", "public_solo_records")
     search_fields = ("user__username", "display_name")
 

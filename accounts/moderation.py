@@ -77,6 +77,14 @@ def _active(user, kinds):
             .filter(Q(until__isnull=True) | Q(until__gt=now)).order_by("-created").first())
 
 
+def keeping_out(now=None):
+    """The Sanctions that keep their user out now (suspensions and bans, not lifted, not
+    past `until`), newest first: a queryset to prefetch for many users at once."""
+    now = now or timezone.now()
+    return (Sanction.objects.filter(kind__in=[Sanction.Kind.SUSPEND, Sanction.Kind.BAN], lifted__isnull=True)
+            .filter(Q(until__isnull=True) | Q(until__gt=now)).order_by("-created"))
+
+
 def active_suspension(user):
     """The active suspension or ban of `user` (a Sanction), or None. Anonymous users: None."""
     if user is None or not getattr(user, "is_authenticated", False):

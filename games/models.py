@@ -88,6 +88,8 @@ class Table(models.Model):
 
     class Meta:
         ordering = ["-created"]
+        # the admin's list, newest first, reads the first rows of this index, not a sort of every table
+        indexes = [models.Index(fields=["created", "id"], name="table_by_created")]
         verbose_name = _("table")
         verbose_name_plural = _("tables")
 
@@ -136,6 +138,9 @@ class Seat(models.Model):
 
     class Meta:
         ordering = ["table", "index"]
+        # a player's tables newest first (lobby, profile, the user admin) stop after the
+        # few they show, whether the player sat at ten tables or twenty thousand
+        indexes = [models.Index(fields=["user", "table"], name="seat_by_user_table")]
         constraints = [
             models.UniqueConstraint(fields=["table", "index"], name="seat_unique_index"),
             models.UniqueConstraint(
@@ -176,6 +181,8 @@ class Match(models.Model):
     recorded = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
+        # exports and the ratings' recompute read matches in the order they ended, by keyset
+        indexes = [models.Index(fields=["finished", "id"], name="match_by_finished")]
         verbose_name = _("match")
         verbose_name_plural = _("matches")
 

@@ -14,7 +14,7 @@ from django.utils import translation
 from games import results
 from games.bots.selfplay import TABLE_ID as SELFPLAY_TABLE_ID
 from games.engine import api, fairdeal
-from games.models import Move, Seat
+from games.models import Move, Round, Seat
 from games.snapshot import computer_label, players_info
 
 FORMAT = fairdeal.RECORD_FORMAT
@@ -84,15 +84,17 @@ def record(ruleset, options, mode, table_id, move_time, started, finished, playe
 
 
 # ----------------------------------------------------------------- from the rows
-def stored_moves(rnd):
+def stored_moves(rnd, rows=None):
     """The move entries of stored round `rnd`, in order. Moves logged before moves kept
     their events (events null) get them from the engine's `replay` of the round. A round
-    of an old match (`games.compaction`) has no rows left: its entries were kept as they were."""
+    of an old match (`games.compaction`) has no rows left: its entries were kept as they were.
+    `rows`: the round's Move rows in number order when the caller read them already (a
+    batch of records, `match_records`); None reads them."""
     if rnd.archived_moves is not None:
         # written again in the record's key order (the database keeps JSON keys in its own)
         return [move_entry(m["number"], m["seat"], m["actor"], m["action"], m["result"], m["penalties"])
                 for m in rnd.archived_moves]
-    moves = list(Move.objects.filter(round=rnd).order_by("number"))
+    moves = list(rows) if rows is not None else list(Move.objects.filter(round=rnd).order_by("number"))
     events = [move.events for move in moves]
     if any(e is None for e in events) and rnd.initial_position is not None:
         replayed = api.replay_all(rnd.initial_position, [move.action for move in moves])
@@ -100,16 +102,16 @@ def stored_moves(rnd):
     return [move_entry(m.number, m.seat, m.actor, m.action, m.result, e) for m, e in zip(moves, events)]
 
 
-def stored_round(rnd, reveal=False):
+def stored_round(rnd, reveal=False, rows=None):
     """The record entry of stored round `rnd`. Its server seed is written once the round is
     over, or with `reveal` (the admins' `verify_round`, never a page). Rounds not over have
-    no result."""
+    no result. `rows`: its Move rows already read (`stored_moves`), or None."""
     result = None
     if rnd.is_over:
         result = result_entry(rnd.result, rnd.scores or [], rnd.penalties or [], rnd.totals or [])
     return round_entry(rnd.number, rnd.algorithm, rnd.first, rnd.commitment,
                        rnd.server_seed if reveal else rnd.revealed_server_seed, rnd.client_seeds,
-                       rnd.initial_position, stored_moves(rnd), result, rnd.started, rnd.finished,
+                       rnd.initial_position, stored_moves(rnd, rows), result, rnd.started, rnd.finished,
                        chain_tip=rnd.chain_tip or None)
 
 
@@ -134,12 +136,35 @@ def header_of(match, seats=None):
     return out
 
 
-def match_record(match, seats=None):
+def match_record(match, seats=None, rounds=None, moves=None):
     """The record of stored `match` (a Match with its table): its finished rounds only, so
-    it never holds a tile of a running round. Returns a JSON-ready dict."""
+    it never holds a tile of a running round. Returns a JSON-ready dict.
+
+    A batch (`match_records`) passes what it read: `seats` (seat order, with users),
+    `rounds` (the finished rounds in order) and `moves` ({round id: Move rows in order})."""
     out = header_of(match, seats)
-    out["rounds"] = [stored_round(rnd) for rnd in finished_rounds(match)]
+    rounds = finished_rounds(match) if rounds is None else rounds
+    out["rounds"] = [stored_round(rnd, rows=None if moves is None else moves.get(rnd.pk, [])) for rnd in rounds]
     return out
+
+
+def match_records(matches):
+    """The records of stored `matches` (Matches with their tables), read in four queries
+    whatever their number: seats with their users, finished rounds, their move rows.
+    Yields (match, record) in the order given. An export reads a long period in batches
+    of these, so its queries grow with the batches, not the matches."""
+    matches = list(matches)
+    seats, rounds, moves = {}, {}, {}
+    for seat in (Seat.objects.filter(table_id__in=[m.table_id for m in matches])
+                 .select_related("user", "user__player_settings").order_by("table_id", "index")):
+        seats.setdefault(seat.table_id, []).append(seat)
+    for rnd in Round.objects.filter(match__in=matches, finished__isnull=False).order_by("match_id", "index"):
+        rounds.setdefault(rnd.match_id, []).append(rnd)
+    live = [rnd.pk for found in rounds.values() for rnd in found if rnd.archived_moves is None]
+    for move in Move.objects.filter(round_id__in=live).order_by("round_id", "number"):
+        moves.setdefault(move.round_id, []).append(move)
+    for match in matches:
+        yield match, match_record(match, seats.get(match.table_id, []), rounds.get(match.pk, []), moves)
 
 
 # -------------------------------------------------------------- from self-play

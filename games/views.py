@@ -12,7 +12,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.db.models import Q
+from django.db.models import Exists, OuterRef
 from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -34,6 +34,15 @@ from games.play import quickmatch, rematch, tables
 from games.snapshot import open_tables, players_info, rematch_invitees
 
 
+def finished_tables(user, count):
+    """The `count` newest finished tables (list, newest first) at which `user` has a
+    seat. Read through the user's seats newest table first (their index), stopping at
+    `count`: what it costs does not grow with the player's matches."""
+    ids = list(Seat.objects.filter(user=user, table__status=Table.Status.FINISHED).order_by("-table_id")
+               .values_list("table_id", flat=True)[:count])
+    return list(Table.objects.filter(pk__in=ids).order_by("-created"))
+
+
 def lobby(request):
     """Home page: create-table form, open online tables (live via /ws/lobby/), my tables."""
     mine = []
@@ -42,10 +51,11 @@ def lobby(request):
     if request.user.is_authenticated:
         initial = {key: value for key, value in PlayerSettings.for_user(request.user).table_defaults.items()
                    if key in CreateTableForm.base_fields}
-        active = Q(status__in=[Table.Status.OPEN, Table.Status.PLAYING])
-        mine = Table.objects.filter(active, seats__user=request.user).distinct().order_by("-created")[:20]
-        finished = (Table.objects.filter(status=Table.Status.FINISHED, seats__user=request.user)
-                    .distinct().order_by("-created")[:10])
+        # the few live tables of the site, those with a seat of the user's
+        seated = Seat.objects.filter(table=OuterRef("pk"), user=request.user)
+        mine = list(Table.objects.filter(Exists(seated), status__in=[Table.Status.OPEN, Table.Status.PLAYING])
+                    .order_by("-created")[:20])
+        finished = finished_tables(request.user, 10)
     listed = open_tables()
     return render(request, "games/lobby.html", {
         "form": CreateTableForm(initial=initial),

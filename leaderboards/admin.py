@@ -4,6 +4,7 @@ from django.utils.translation import gettext_lazy as _
 
 from leaderboards.models import Rating, RatingChange, SoloRecord, VoidedMatch
 from leaderboards.recording import recompute
+from okeysite.admin_counts import LargeTableAdmin
 
 
 @admin.action(description=_("Recompute the ratings of these rulesets from the stored matches"))
@@ -16,7 +17,7 @@ def recompute_rulesets(modeladmin, request, queryset):
 
 
 @admin.register(Rating)
-class RatingAdmin(admin.ModelAdmin):
+class RatingAdmin(LargeTableAdmin, admin.ModelAdmin):
     list_display = ("user", "ruleset", "value", "mu", "sigma", "matches", "wins", "provisional", "updated")
     list_filter = ("ruleset",)
     search_fields = ("user__username",)
@@ -25,7 +26,7 @@ class RatingAdmin(admin.ModelAdmin):
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(admin.ModelAdmin):
+class RatingChangeAdmin(LargeTableAdmin, admin.ModelAdmin):
     list_display = ("played", "match", "user", "ruleset", "place", "abandoned", "before", "after")
     list_filter = ("ruleset", "abandoned")
     search_fields = ("user__username",)
@@ -44,7 +45,7 @@ class VoidedMatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(SoloRecord)
-class SoloRecordAdmin(admin.ModelAdmin):
+class SoloRecordAdmin(LargeTableAdmin, admin.ModelAdmin):
     list_display = ("user", "ruleset", "total", "rounds", "played", "match")
     list_filter = ("ruleset",)
     search_fields = ("user__username",)

@@ -5,6 +5,7 @@ matches (`recording.recompute`), so `RatingChange` is a log, not the source of t
 """
 from django.conf import settings
 from django.db import models
+from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from games.models import RULESET_CHOICES, Match
@@ -21,9 +22,21 @@ class Rating(models.Model):
     matches = models.PositiveIntegerField(_("rated matches"), default=0)
     wins = models.PositiveIntegerField(_("wins"), default=0)
     updated = models.DateTimeField(auto_now=True)
+    # The conservative estimate mu − 3σ the leaderboard ranks by, stored by the database
+    # with each write so the ranking reads an index instead of computing and sorting it
+    # for every rating on every page.
+    ordinal = models.GeneratedField(expression=F("mu") - 3 * F("sigma"), output_field=models.FloatField(),
+                                    db_persist=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "ruleset"], name="rating_unique_user_ruleset")]
+        indexes = [
+            models.Index(fields=["ruleset", "-ordinal", "user"], name="rating_rank_order"),
+            # the ranked (established) players alone: a few thousand of a hundred thousand
+            # ratings, so even the last page's OFFSET walks only them
+            models.Index(fields=["ruleset", "-ordinal", "user"], condition=Q(matches__gte=ratings.PROVISIONAL_MATCHES),
+                         name="rating_rank_established"),
+        ]
         verbose_name = _("rating")
         verbose_name_plural = _("ratings")
 
@@ -59,6 +72,11 @@ class RatingChange(models.Model):
     class Meta:
         ordering = ["played", "match_id"]
         constraints = [models.UniqueConstraint(fields=["match", "user"], name="ratingchange_unique_match_user")]
+        indexes = [
+            # a player's latest changes (the profile's chart) and a period's players (rankings)
+            models.Index(fields=["user", "played"], name="ratingchange_by_user_played"),
+            models.Index(fields=["ruleset", "played"], name="ratingchange_by_ruleset_played"),
+        ]
         verbose_name = _("rating change")
         verbose_name_plural = _("rating changes")
 
@@ -109,6 +127,10 @@ class SoloRecord(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "ruleset"], name="solorecord_unique_user_ruleset")]
+        # the solo ranking's two orders (okey: lowest total first; rami: highest), read
+        # page by page from an index instead of sorting every record
+        indexes = [models.Index(fields=["ruleset", "total", "played", "id"], name="solorecord_rank_lowest"),
+                   models.Index(fields=["ruleset", "-total", "played", "id"], name="solorecord_rank_highest")]
         verbose_name = _("solo record")
         verbose_name_plural = _("solo records")
 

@@ -18,7 +18,7 @@ cannot both read the same rating and lose one update.
 from collections import Counter
 
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from accounts.guests import Guest
@@ -33,13 +33,15 @@ from okeysite import db_locks
 PENDING_BATCH = 100  # finished matches one sweep records at most
 
 
-def _human_seats(seats):
+def _human_seats(seats, guests=None):
     """[(seat index, user id, abandoned)] of the match's human seats. Abandoned: the player
     left the match (`games.results.has_left`: they chose to, or had no socket at the table
     for its last OKEY_LEFT_AFTER_TURNS turns). A seat on autoplay after timeouts whose
-    player kept a socket open is rated by its place like any other."""
-    guests = set(Guest.objects.filter(user_id__in=[s.user_id for s in seats if s.user_id])
-                 .values_list("user_id", flat=True))
+    player kept a socket open is rated by its place like any other. `guests`: the guest
+    user ids among them when the caller read them already (a batch), else None."""
+    if guests is None:
+        guests = set(Guest.objects.filter(user_id__in=[s.user_id for s in seats if s.user_id])
+                     .values_list("user_id", flat=True))
     return [(s.index, s.user_id, results.has_left(s)) for s in seats if s.user_id and s.user_id not in guests]
 
 
@@ -62,7 +64,13 @@ def rated_teams(match):
     if ArenaTable.objects.filter(table_id=match.table_id, arena__rated=False).exists():
         return None  # a casual arena's match
     seats = list(Seat.objects.filter(table_id=match.table_id).order_by("index"))
-    humans = _human_seats(seats)
+    return _teams_of(match, seats, _human_seats(seats))
+
+
+def _teams_of(match, seats, humans):
+    """`rated_teams` of an online, finished, not voided, rated `match` from its `seats`
+    (seat order) and `humans` (`_human_seats`); reads nothing."""
+    table = match.table
     if len({user for _seat, user, _ab in humans}) < 2:
         return None
     rules = api.ruleset(table.ruleset)
@@ -83,17 +91,11 @@ def rated_teams(match):
     return sides, ratings.places(table.ruleset, side_totals, abandoned), winners
 
 
-def _rate(match):
-    """Apply one rated match to the stored ratings (the caller holds the ruleset lock and
-    has checked no RatingChange exists for it). Returns the number of RatingChange rows."""
-    plan = rated_teams(match)
-    if plan is None:
-        return 0
+def _apply(match, plan, current):
+    """Apply the rated `plan` (`rated_teams`) of `match` to the ratings in `current`
+    ({user id: Rating}, every rated player's, changed in place). Returns the list of
+    unsaved RatingChange rows."""
     sides, places, winners = plan
-    ruleset = match.table.ruleset
-    users = [user for side in sides for _seat, user, _ab in side]
-    Rating.objects.bulk_create([Rating(user_id=u, ruleset=ruleset) for u in users], ignore_conflicts=True)
-    current = {r.user_id: r for r in Rating.objects.filter(ruleset=ruleset, user_id__in=users)}
     before = [[(current[u].mu, current[u].sigma) for _s, u, _ab in side] for side in sides]
     after = ratings.rate(before, places)
     changes = []
@@ -103,11 +105,26 @@ def _rate(match):
             rating.mu, rating.sigma = mu1, s1
             rating.matches += 1
             rating.wins += 1 if seat in winners else 0
-            rating.save(update_fields=["mu", "sigma", "matches", "wins", "updated"])
             changes.append(RatingChange(
-                match=match, user_id=user, ruleset=ruleset, place=place, abandoned=abandoned,
+                match=match, user_id=user, ruleset=match.table.ruleset, place=place, abandoned=abandoned,
                 mu_before=mu0, sigma_before=s0, mu_after=mu1, sigma_after=s1, played=match.finished,
             ))
+    return changes
+
+
+def _rate(match):
+    """Apply one rated match to the stored ratings (the caller holds the ruleset lock and
+    has checked no RatingChange exists for it). Returns the number of RatingChange rows."""
+    plan = rated_teams(match)
+    if plan is None:
+        return 0
+    ruleset = match.table.ruleset
+    users = [user for side in plan[0] for _seat, user, _ab in side]
+    Rating.objects.bulk_create([Rating(user_id=u, ruleset=ruleset) for u in users], ignore_conflicts=True)
+    current = {r.user_id: r for r in Rating.objects.filter(ruleset=ruleset, user_id__in=users)}
+    changes = _apply(match, plan, current)
+    for user in users:
+        current[user].save(update_fields=["mu", "sigma", "matches", "wins", "updated"])
     RatingChange.objects.bulk_create(changes)
     return len(changes)
 
@@ -193,21 +210,70 @@ def record_pending(limit=PENDING_BATCH):
     return len(pending)
 
 
-def recompute(ruleset):
+RECOMPUTE_BATCH = 500  # matches read and written together by `recompute`
+
+
+def recompute(ruleset, batch=None):
     """Rebuild every rating of `ruleset` from the stored, finished, not voided online
-    matches in the order they ended. Returns the number of rated matches."""
+    matches in the order they ended. Returns the number of rated matches.
+
+    The matches are read `batch` at a time by keyset on (finished, pk), each batch with
+    its seats, guests and casual arena tables in one query each, and its rating changes
+    written in one; the ratings are kept in memory and written at the end. So the queries
+    grow with the batches, never with the matches, and the result is the same as rating
+    the matches one by one (`record_result`). `batch` defaults to `RECOMPUTE_BATCH`."""
+    batch = batch or RECOMPUTE_BATCH
     with transaction.atomic():
         db_locks.hold("rating", ruleset)
         RatingChange.objects.filter(ruleset=ruleset).delete()
         Rating.objects.filter(ruleset=ruleset).delete()
         rated = 0
+        current = {}
         matches = (Match.objects.select_related("table")
                    .filter(table__ruleset=ruleset, table__mode=Table.Mode.ONLINE, finished__isnull=False,
                            void__isnull=True)
                    .order_by("finished", "pk"))
-        for match in matches:
-            rated += 1 if _rate(match) else 0
+        last = None
+        while True:
+            page = matches
+            if last is not None:
+                page = page.filter(Q(finished__gt=last.finished) | Q(finished=last.finished, pk__gt=last.pk))
+            page = list(page[:batch])
+            if not page:
+                break
+            last = page[-1]
+            changes = []
+            for match, plan in _plans(page):
+                for _side in plan[0]:
+                    for _seat, user, _ab in _side:
+                        if user not in current:
+                            current[user] = Rating(user_id=user, ruleset=ruleset)
+                changes.extend(_apply(match, plan, current))
+                rated += 1
+            RatingChange.objects.bulk_create(changes)
+        Rating.objects.bulk_create(current.values(), batch_size=1000)
         return rated
+
+
+def _plans(matches):
+    """(match, `rated_teams` plan) of each rated one of `matches` (online, finished, not
+    voided, with their tables), in their order, reading seats, guests and casual arena
+    tables in one query each."""
+    table_ids = [m.table_id for m in matches]
+    casual = set(ArenaTable.objects.filter(table_id__in=table_ids, arena__rated=False)
+                 .values_list("table_id", flat=True))
+    seats = {}
+    for seat in Seat.objects.filter(table_id__in=table_ids).order_by("table_id", "index"):
+        seats.setdefault(seat.table_id, []).append(seat)
+    users = {s.user_id for found in seats.values() for s in found if s.user_id}
+    guests = set(Guest.objects.filter(user_id__in=users).values_list("user_id", flat=True))
+    for match in matches:
+        if match.table_id in casual or not match.totals:
+            continue
+        table_seats = seats.get(match.table_id, [])
+        plan = _teams_of(match, table_seats, _human_seats(table_seats, guests))
+        if plan is not None:
+            yield match, plan
 
 
 def recompute_solo(user_id, ruleset):

@@ -2,13 +2,13 @@
 from datetime import timedelta
 
 from django.core.paginator import Paginator
-from django.db.models import F, Q
+from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from accounts.guests import LISTED
+from accounts.guests import listed
 from games.engine import api
 from games.models import RULESET_CHOICES
 from leaderboards import ratings
@@ -29,6 +29,18 @@ def period_start(period, now=None):
     if period == "week":
         return day - timedelta(days=day.weekday())
     return None
+
+
+def page_of(queryset, number, *related):
+    """Page `number` (str or None, as `Paginator.get_page` takes it) of the ordered
+    `queryset`, and its rows with their `related` rows. The page's ids are picked from
+    the ranking's own columns and index alone; only its rows are then read with their
+    users and matches, so a late page does not join every row before its OFFSET.
+    Returns (Page of ids, list of model instances in order)."""
+    page = Paginator(queryset.values_list("pk", flat=True), PER_PAGE).get_page(number)
+    ids = list(page.object_list)
+    found = queryset.model.objects.select_related(*related).in_bulk(ids)
+    return page, [found[pk] for pk in ids]
 
 
 def _ruleset_or_404(ruleset):
@@ -52,15 +64,14 @@ def leaderboard(request, ruleset):
     if period not in PERIODS:
         period = "all"
     since = period_start(period)
-    ratings_qs = (Rating.objects.filter(LISTED, ruleset=ruleset).select_related("user", "user__player_settings")
-                  .annotate(ordinal=F("mu") - 3 * F("sigma")))
+    # ranked by the stored `Rating.ordinal` (mu − 3σ) through its index
+    ratings_qs = Rating.objects.filter(listed(), ruleset=ruleset).select_related("user", "user__player_settings")
     if since is not None:
         active = RatingChange.objects.filter(ruleset=ruleset, played__gte=since).values("user_id")
         ratings_qs = ratings_qs.filter(user_id__in=active)
     established = ratings_qs.filter(matches__gte=ratings.PROVISIONAL_MATCHES).order_by("-ordinal", "user_id")
     provisional = ratings_qs.filter(matches__lt=ratings.PROVISIONAL_MATCHES).order_by("-ordinal", "user_id")[:50]
-    page = Paginator(established, PER_PAGE).get_page(request.GET.get("page"))
-    rows = list(page.object_list)
+    page, rows = page_of(established, request.GET.get("page"), "user", "user__player_settings")
     gains = {}
     if since is not None:
         users = [r.user_id for r in rows] + [r.user_id for r in provisional]
@@ -97,10 +108,9 @@ def solo_records(request, ruleset):
     ruleset = _ruleset_or_404(ruleset)
     higher_wins = api.ruleset(ruleset).higher_wins
     order = "-total" if higher_wins else "total"
-    records = (SoloRecord.objects.filter(LISTED, ruleset=ruleset, user__player_settings__public_solo_records=True)
+    records = (SoloRecord.objects.filter(listed(), ruleset=ruleset, user__player_settings__public_solo_records=True)
                .select_related("user", "user__player_settings", "match").order_by(order, "played", "pk"))
-    page = Paginator(records, PER_PAGE).get_page(request.GET.get("page"))
-    rows = list(page.object_list)
+    page, rows = page_of(records, request.GET.get("page"), "user", "user__player_settings", "match")
     for rank, row in enumerate(rows, start=page.start_index()):
         row.rank = rank
     mine = None

@@ -2,6 +2,7 @@
 reports (read the copied lines, mute the reported player). Every action asks for a reason
 the player will see (PLAYERS.md complaint 5)."""
 from django.contrib import admin
+from django.db.models import Q
 from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
 
@@ -9,6 +10,7 @@ from accounts.admin_actions import reason_action
 from accounts.moderation import sanction
 from games.chat import service
 from games.chat.models import ChatMessage, ChatReport
+from okeysite.admin_counts import LargeTableAdmin
 
 
 def _remove_apply(request, message, reason, until):
@@ -21,10 +23,23 @@ def _mute_author_apply(request, message, reason, until):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
+class ChatMessageAdmin(LargeTableAdmin, admin.ModelAdmin):
     list_display = ("created", "table", "user", "text", "removed")
     list_filter = ("removed",)
-    search_fields = ("text", "user__username", "table__id")
+    search_fields = ("text",)
+    search_help_text = _("A table number, a player's user name, or words of the line.")
+    list_select_related = ("table", "user")
+
+    def get_search_results(self, request, queryset, search_term):
+        """A table number finds that table's lines (by index, not `table_id::text LIKE`);
+        other text the lines of the user of that name (any case) and the lines that
+        contain it."""
+        term = search_term.strip()
+        if not term:
+            return queryset, False
+        if term.isdigit():
+            return queryset.filter(table_id=int(term)), False
+        return queryset.filter(Q(user__username__iexact=term) | Q(text__icontains=term)), False
     readonly_fields = ("table", "user", "text", "created")
     actions = [
         reason_action(_remove_apply, _("Remove the lines"), name="remove_lines"),
@@ -44,6 +59,7 @@ def _mute_reported_apply(request, report, reason, until):
 @admin.register(ChatReport)
 class ChatReportAdmin(admin.ModelAdmin):
     list_display = ("created", "table", "reporter", "reported", "reason", "handled")
+    list_select_related = ("table", "reporter", "reported")  # the reported player may be gone: not joined by default
     list_filter = ("handled",)
     search_fields = ("reporter__username", "reported__username", "reason")
     readonly_fields = ("table", "reporter", "reported", "reason", "created", "chat_lines")

@@ -11,10 +11,13 @@ import json
 from datetime import date, datetime, time, timedelta, timezone as dt_timezone
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db.models import Q
 
 from games.engine.api import RULESETS
 from games.models import Match
-from games.records import match_record
+from games.records import match_records
+
+BATCH = 200  # matches read together: four queries per batch (`records.match_records`)
 
 
 def parse_moment(text, end=False):
@@ -35,6 +38,23 @@ def finished_matches(since, until, ruleset=None):
     if ruleset:
         matches = matches.filter(table__ruleset=ruleset)
     return matches.order_by("finished", "pk")
+
+
+def batches(matches, size=None):
+    """Lists of at most `size` (default `BATCH`) matches of the ordered queryset `matches`
+    (oldest finish first), each read by keyset on (finished, pk): one query per batch, and
+    a long period never holds every match in memory nor pays a growing OFFSET."""
+    size = size or BATCH
+    last = None
+    while True:
+        page = matches
+        if last is not None:
+            page = page.filter(Q(finished__gt=last.finished) | Q(finished=last.finished, pk__gt=last.pk))
+        page = list(page[:size])
+        if not page:
+            return
+        yield page
+        last = page[-1]
 
 
 class Command(BaseCommand):
@@ -62,13 +82,14 @@ class Command(BaseCommand):
             raise CommandError(f"cannot write {path}: {exc}") from None
         count = 0
         try:
-            for match in matches.iterator():
-                line = json.dumps(match_record(match), ensure_ascii=False, separators=(",", ":"))
-                if out is self.stdout:
-                    out.write(line)
-                else:
-                    out.write(line + "\n")
-                count += 1
+            for batch in batches(matches):
+                for _match, record in match_records(batch):
+                    line = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+                    if out is self.stdout:
+                        out.write(line)
+                    else:
+                        out.write(line + "\n")
+                    count += 1
         finally:
             if out is not self.stdout:
                 out.close()

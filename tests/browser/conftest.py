@@ -112,6 +112,52 @@ def serve(workdir: Path, env: dict, name: str = "server", worker: bool = False):
             (ARTIFACTS / f"{label}.log").write_bytes((workdir / f"{label}.log").read_bytes())
 
 
+PG = "postgres://postgres@127.0.0.1:5432"
+
+
+@contextlib.contextmanager
+def scaled_site(workdir: Path, label: str, **overrides: str):
+    """The README's scaled set-up on this machine: a PostgreSQL database of its own (made,
+    then dropped with its connections), the Redis layer and broker under a channel prefix of
+    its own, daphne and a separate worker (`serve`), console e-mail and daphne serving the
+    static files (no SMTP server or web server here). `overrides` go to the environment;
+    yields the URL."""
+    import uuid
+
+    import psycopg
+
+    name = f"okeysite_{label}_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    env = base_env(DATABASE_URL=f"{PG}/{name}", REDIS_URL="redis://127.0.0.1:6379/0", OKEY_CHANNEL_PREFIX=name,
+                   EMAIL_BACKEND="django.core.mail.backends.console.EmailBackend", OKEY_SERVE_STATIC="1")
+    env.update(overrides)
+    try:
+        with serve(workdir, env, name=label, worker=True) as url:
+            yield url
+    finally:
+        with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+# How far the page scrolls sideways, and the height of each visible element of `selector`.
+_MEASURE = """(selector) => ({
+  sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  heights: [...document.querySelectorAll(selector)].filter((e) => e.offsetParent !== null)
+    .map((e) => [e.textContent.trim().slice(0, 40), e.getBoundingClientRect().height]),
+})"""
+
+
+def assert_fits(page, selector: str) -> None:
+    """The page does not scroll sideways, and every visible element of `selector` (there is
+    at least one) is at least 44 px high: a finger's tap target."""
+    found = page.evaluate(_MEASURE, selector)
+    assert found["sideways"] <= 0, f"{page.url} scrolls sideways by {found['sideways']} px"
+    assert found["heights"], f"no {selector} on {page.url}"
+    small = [(text, h) for text, h in found["heights"] if h < 44]
+    assert not small, f"tap targets under 44 px on {page.url}: {small}"
+
+
 @pytest.fixture(scope="session")
 def live_server_url(tmp_path_factory):
     """The README's embedded default (SQLite, in-memory layer, worker in the server) on a

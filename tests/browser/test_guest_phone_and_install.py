@@ -6,50 +6,21 @@ offline page in the pages' language. Nothing scrolls sideways and the new button
 least 44 px high. Screenshots go to test-artifacts/."""
 import json
 import re
-import uuid
 
-import psycopg
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from tests.browser.conftest import ARTIFACTS, CHROMIUM, base_env, serve, shot
+from tests.browser.conftest import ARTIFACTS, CHROMIUM, assert_fits, scaled_site, shot
 
-PG = "postgres://postgres@127.0.0.1:5432"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 
-# How far the page scrolls sideways, and the height of each visible element of `selector`.
-MEASURE = """(selector) => ({
-  sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  heights: [...document.querySelectorAll(selector)].filter((e) => e.offsetParent !== null)
-    .map((e) => [e.textContent.trim().slice(0, 40), e.getBoundingClientRect().height]),
-})"""
-
-
-def assert_fits(page, selector):
-    found = page.evaluate(MEASURE, selector)
-    assert found["sideways"] <= 0, f"{page.url} scrolls sideways by {found['sideways']} px"
-    assert found["heights"], f"no {selector} on {page.url}"
-    small = [(text, h) for text, h in found["heights"] if h < 44]
-    assert not small, f"tap targets under 44 px on {page.url}: {small}"
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    name = f"okeysite_guests_{uuid.uuid4().hex[:8]}"
-    workdir = tmp_path_factory.mktemp("guests")
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    env = base_env(DATABASE_URL=f"{PG}/{name}", REDIS_URL="redis://127.0.0.1:6379/0", OKEY_CHANNEL_PREFIX=name,
-                   OKEY_BOT_DELAY="0.5", EMAIL_BACKEND="django.core.mail.backends.console.EmailBackend",
-                   OKEY_SERVE_STATIC="1")
-    try:
-        with serve(workdir, env, name="guests", worker=True) as url:
-            yield url
-    finally:
-        with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with scaled_site(tmp_path_factory.mktemp("guests"), "guests", OKEY_BOT_DELAY="0.5") as url:
+        yield url
+
 
 
 @pytest.fixture(scope="module")

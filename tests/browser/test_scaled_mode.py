@@ -2,32 +2,18 @@
 daphne and a separate ``celery worker`` process. A solo okey51 table is played through the
 browser; the three computers' turns can only happen through the separate worker."""
 import re
-import uuid
 
-import psycopg
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import base_env, register, serve, shot
-
-PG = "postgres://postgres@127.0.0.1:5432"
+from tests.browser.conftest import register, scaled_site, shot
 
 
 @pytest.fixture
 def scaled_server_url(tmp_path):
-    name = f"okeysite_scaled_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    env = base_env(DATABASE_URL=f"{PG}/{name}", REDIS_URL="redis://127.0.0.1:6379/0",
-                   OKEY_CHANNEL_PREFIX=name, OKEY_BOT_DELAY="0.5",
-                   # no SMTP server or static web server on this machine: the README's fallbacks
-                   EMAIL_BACKEND="django.core.mail.backends.console.EmailBackend", OKEY_SERVE_STATIC="1")
-    try:
-        with serve(tmp_path, env, name="scaled", worker=True) as url:
-            yield url
-    finally:
-        with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with scaled_site(tmp_path, "scaled", OKEY_BOT_DELAY="0.5") as url:
+        yield url
+
 
 
 def test_computers_play_through_a_separate_worker(page, scaled_server_url):

@@ -12,15 +12,12 @@ title and favicon, with a browser notification and a line in the list. Faces sho
 seats, in the lobby, on profiles and in the rankings. Nothing scrolls sideways at 390 px
 and the new buttons are at least 44 px high. Screenshots go to test-artifacts/."""
 import re
-import uuid
 
-import psycopg
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from tests.browser.conftest import CHROMIUM, base_env, serve, shot
+from tests.browser.conftest import CHROMIUM, assert_fits, scaled_site, shot
 
-PG = "postgres://postgres@127.0.0.1:5432"
 PASSWORD = "tiles-and-racks-42"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1366, "height": 800}}
@@ -56,37 +53,11 @@ Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 
 
 SHARED = {}  # what a test leaves to the next: the table of the accepted challenge ("table")
 
-# How far the page scrolls sideways, and the height of each visible element of `selector`.
-MEASURE = """(selector) => ({
-  sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  heights: [...document.querySelectorAll(selector)].filter((e) => e.offsetParent !== null)
-    .map((e) => [e.textContent.trim().slice(0, 40), e.getBoundingClientRect().height]),
-})"""
-
-
-def assert_fits(page, selector):
-    found = page.evaluate(MEASURE, selector)
-    assert found["sideways"] <= 0, f"{page.url} scrolls sideways by {found['sideways']} px"
-    assert found["heights"], f"no {selector} on {page.url}"
-    small = [(text, h) for text, h in found["heights"] if h < 44]
-    assert not small, f"tap targets under 44 px on {page.url}: {small}"
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    name = f"okeysite_social_{uuid.uuid4().hex[:8]}"
-    workdir = tmp_path_factory.mktemp("social")
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    env = base_env(DATABASE_URL=f"{PG}/{name}", REDIS_URL="redis://127.0.0.1:6379/0", OKEY_CHANNEL_PREFIX=name,
-                   OKEY_BOT_DELAY="0.3", EMAIL_BACKEND="django.core.mail.backends.console.EmailBackend",
-                   OKEY_SERVE_STATIC="1")
-    try:
-        with serve(workdir, env, name="social", worker=True) as url:
-            yield url
-    finally:
-        with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with scaled_site(tmp_path_factory.mktemp("social"), "social", OKEY_BOT_DELAY="0.3") as url:
+        yield url
+
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ missed finishes (which tiles go out?), takes passed up (take the discard, with w
 tiles?) and swaps passed up (which tile takes the okey?), rami plays and missed wins
 (which rack tiles go to the table?).  The position is rebuilt from the round's move log
 as the seat saw it (`games.review.turns`: its own view only), and an answer is judged by
-the review's own judges (`games.review.okey`, `games.review.okey17` with the review's
+the review's own judges (`games.review.okey51`, `games.review.okey17` with the review's
 seed, the exact rami solver), so the points it costs are the review's points.  Which
 puzzles a player solved is stored (`SolvedPuzzle`), so it outlives the session.
 """
@@ -34,7 +34,7 @@ FINISH_REASONS = {"missed_finish", "missed_finish_17"}
 TAKE_REASONS = {"missed_take", "missed_take_opening", "missed_take_17", "missed_take_opening_17"}
 SWAP_REASONS = {"missed_swap", "missed_swap_17"}
 LAY_REASONS = {"fewer_tiles", "drew_instead", "missed_initial_meld", "smaller_play", "missed_finish"}
-JUDGES = {"okey51": "games.review.okey", "okey17": "games.review.okey17"}
+JUDGES = {"okey51": "games.review.okey51", "okey17": "games.review.okey17"}
 """The okey judge of each ruleset whose okey turns become puzzles."""
 REVIEWS_LOOKED_AT = 100
 """The player's latest reviews puzzles are taken from."""

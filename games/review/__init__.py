@@ -17,7 +17,7 @@ VERSION = 1
 """The review's method: stored with each review, raised when a judgement changes, so old
 reviews can be told apart from new ones."""
 
-JUDGES = {"okey51": "games.review.okey", "okey17": "games.review.okey17", "rami": "games.review.rami"}
+JUDGES = {"okey51": "games.review.okey51", "okey17": "games.review.okey17", "rami": "games.review.rami"}
 """The judge module of each reviewed ruleset (its ``judge_turn(turn, rng)``)."""
 
 RULESETS = tuple(JUDGES)

@@ -1,7 +1,7 @@
 """The okey17 judge: one turn of one seat, from what that seat could know (RULES.md §4).
 
 Same turn as okey51 (draw or take, table actions, discard) and the same shape of judge
-(``games.review.okey``), with okey17's rules and points:
+(``games.review.okey51``), with okey17's rules and points:
 
 - **opening** (the seat had not opened): could it open this turn, with melds at the
   meld threshold (17, then above the highest meld opening) or with pairs at the pairs

@@ -18,7 +18,7 @@ def main():
     from games import reviews, training
     from games.bots.seen import decode
     from games.models import Round, RoundReview
-    from games.review import okey
+    from games.review import okey51 as okey
     from games.review.knowledge import sampler
     from tests.games.play.helpers import play_out
     from tests.games.test_records import solo

@@ -10,7 +10,7 @@ from accounts.player_settings import PlayerSettings
 from games import reviews, training
 from games.bots.seen import decode
 from games.models import Round, RoundReview
-from games.review import okey as okey_judge
+from games.review import okey51 as okey_judge
 from games.review.knowledge import sampler
 from tests.games.play.helpers import play_out
 from tests.games.test_records import solo

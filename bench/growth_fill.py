@@ -168,9 +168,9 @@ def fill(dsn, size, seed=1, log=print):
         _copy(cur, "accounts_guest", ["user_id", "created", "last_seen"],
               ((uid, now - timedelta(days=1), now - timedelta(hours=1)) for uid in guests))
         _copy(cur, "accounts_playersettings",
-              ["user_id", "display_name", "language", "public_solo_records", "table_defaults"],
+              ["user_id", "display_name", "language", "public_solo_records", "table_defaults", "public_review_marks"],
               ((uid, f"Player {uid}" if rng.random() < 0.3 else "", rng.choice(["", "fr", "tr", "en", "es"]),
-                rng.random() < 0.6, "{}") for uid in range(2, players + 2) if rng.random() < 0.7 or uid <= 4))
+                rng.random() < 0.6, "{}", False) for uid in range(2, players + 2) if rng.random() < 0.7 or uid <= 4))
         counts["users"] = len(user_rows)
         step(f"{len(user_rows)} users")
 

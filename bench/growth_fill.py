@@ -217,7 +217,7 @@ def fill(dsn, size, seed=1, log=print):
             creator = humans[0]
             table_rows.append((tid, ruleset, options[ruleset], "solo" if solo else "online", status, 4,
                                30, False, "normal", begin, creator, "", "", False, False, False, 0, "{}", None,
-                               "[]", 0, "", ""))
+                               "[]", 0, "", "", 0))
             for index in range(4 if not is_open else seats_taken):
                 seat_id += 1
                 user = humans[index] if index < len(humans) else None
@@ -270,7 +270,7 @@ def fill(dsn, size, seed=1, log=print):
         _copy(cur, "games_table", ["id", "ruleset", "options", "mode", "status", "players", "move_time", "assisted",
                                    "bot_level", "created", "creator_id", "closed_reason", "invite_code", "practice",
                                    "private", "quick", "spectators", "rematch_answers", "rematch_deadline",
-                                   "removed", "chain_length", "chain_seed", "chain_tip"], table_rows)
+                                   "removed", "chain_length", "chain_seed", "chain_tip", "seed_wait"], table_rows)
         step(f"{len(table_rows)} tables")
         _copy(cur, "games_seat", ["id", "table_id", "index", "bot_level", "connections", "consecutive_timeouts",
                                   "autoplay", "user_id", "left", "absent", "away_turns", "client_seed"], seat_rows)

@@ -88,3 +88,32 @@ def test_a_late_page_costs_the_queries_of_an_early_one_whatever_the_ranking_size
     _pages, back = walk(Client(), "last=1", "Previous")
     # the last page reads no page start; the pages before it cost what the later pages do
     assert back[0] < small[1] and set(back[1:-1]) == {small[1]} and back[-1] <= small[1]
+
+
+def test_the_solo_records_pages_give_every_public_record_once_lowest_total_first(make_user):
+    from accounts.player_settings import PlayerSettings
+    from leaderboards.models import SoloRecord
+    from tests.leaderboards.helpers import finished_match
+
+    records = []
+    for i in range(PER_PAGE + 6):
+        user = make_user(f"s{i:02d}")
+        PlayerSettings.objects.create(user=user, public_solo_records=i != 3)  # one hides their record
+        match = finished_match([user, None, None, None], [i % 7, 500, 600, 700], mode="solo", minutes=i)
+        records.append(SoloRecord.objects.create(user=user, ruleset="okey51", match=match, total=i % 7, rounds=1,
+                                                 played=match.finished))
+    # equal totals: the earlier record first
+    ranked_records = sorted(records, key=lambda r: (r.total, r.played, r.pk))
+    names = [r.user.username for r in ranked_records if r.user.username != "s03"]
+    url = reverse("solo_records", args=["okey51"])
+    client, rows, query = Client(), [], ""
+    while True:
+        html = client.get(f"{url}?{query}").content.decode()
+        rows += [(int(rank), name) for rank, name in ROW.findall(html)]
+        found = re.search(r'href="\?([^"]*)">Next<', html)
+        if not found:
+            break
+        query = found.group(1).replace("&amp;", "&")
+    assert rows == list(enumerate(names, start=1))
+    last = client.get(f"{url}?last=1").content.decode()
+    assert [name for _rank, name in ROW.findall(last)] == names[-PER_PAGE:]

@@ -18,6 +18,7 @@ from accounts.player_settings import PlayerSettings
 from games.chat.models import ChatReport
 from games.models import Match, Seat
 from okeysite.admin_counts import LargeTableAdmin
+from okeysite.admin_search import SearchByUserName
 
 User = get_user_model()
 
@@ -133,9 +134,11 @@ class SanctionAdmin(admin.ModelAdmin):
 
 
 @admin.register(PlayerSettings)
-class PlayerSettingsAdmin(LargeTableAdmin, admin.ModelAdmin):
+class PlayerSettingsAdmin(SearchByUserName, LargeTableAdmin, admin.ModelAdmin):
     list_display = ("user", "display_name", "language", "public_solo_records")
-    search_fields = ("user__username", "display_name")
+    list_select_related = ("user",)
+    word_fields = ("display_name",)
+    search_help_text = _("A player's user name or display name, or part of it.")
 
 
 @admin.register(Picture)

@@ -195,7 +195,7 @@ def measure(args):
     from django.utils import timezone
 
     from leaderboards.models import Rating, SoloRecord
-    from leaderboards.views import PER_PAGE
+    from leaderboards.pages import PER_PAGE
 
     if args.only:
         print(f"{name}: {args.only} only")
@@ -231,12 +231,12 @@ def measure(args):
         ("lobby, most active player", player, reverse("lobby")),
         ("rankings okey51, first page", anonymous, reverse("leaderboard", args=["okey51"])),
         (f"rankings okey51, last page ({last_rankings})", anonymous,
-         reverse("leaderboard", args=["okey51"]) + f"?page={last_rankings}"),
+         reverse("leaderboard", args=["okey51"]) + "?last=1"),
         ("rankings okey51 this month, as the player", player,
          reverse("leaderboard", args=["okey51"]) + "?period=month"),
         ("solo records okey51, first page", anonymous, reverse("solo_records", args=["okey51"])),
         (f"solo records okey51, last page ({last_solo})", anonymous,
-         reverse("solo_records", args=["okey51"]) + f"?page={last_solo}"),
+         reverse("solo_records", args=["okey51"]) + "?last=1"),
         ("profile, most active player", anonymous, reverse("player_profile", args=[heavy.username])),
         ("profile, typical player", anonymous, reverse("player_profile", args=[typical.username])),
         ("match (score table)", anonymous, reverse("match", args=[match.table_id])),

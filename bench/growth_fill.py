@@ -168,9 +168,9 @@ def fill(dsn, size, seed=1, log=print):
         _copy(cur, "accounts_guest", ["user_id", "created", "last_seen"],
               ((uid, now - timedelta(days=1), now - timedelta(hours=1)) for uid in guests))
         _copy(cur, "accounts_playersettings",
-              ["user_id", "display_name", "language", "public_solo_records", "table_defaults"],
+              ["user_id", "display_name", "language", "public_solo_records", "table_defaults", "public_review_marks"],
               ((uid, f"Player {uid}" if rng.random() < 0.3 else "", rng.choice(["", "fr", "tr", "en", "es"]),
-                rng.random() < 0.6, "{}") for uid in range(2, players + 2) if rng.random() < 0.7 or uid <= 4))
+                rng.random() < 0.6, "{}", False) for uid in range(2, players + 2) if rng.random() < 0.7 or uid <= 4))
         counts["users"] = len(user_rows)
         step(f"{len(user_rows)} users")
 
@@ -217,7 +217,7 @@ def fill(dsn, size, seed=1, log=print):
             creator = humans[0]
             table_rows.append((tid, ruleset, options[ruleset], "solo" if solo else "online", status, 4,
                                30, False, "normal", begin, creator, "", "", False, False, False, 0, "{}", None,
-                               "[]", 0, "", ""))
+                               "[]", 0, "", "", 0))
             for index in range(4 if not is_open else seats_taken):
                 seat_id += 1
                 user = humans[index] if index < len(humans) else None
@@ -270,7 +270,7 @@ def fill(dsn, size, seed=1, log=print):
         _copy(cur, "games_table", ["id", "ruleset", "options", "mode", "status", "players", "move_time", "assisted",
                                    "bot_level", "created", "creator_id", "closed_reason", "invite_code", "practice",
                                    "private", "quick", "spectators", "rematch_answers", "rematch_deadline",
-                                   "removed", "chain_length", "chain_seed", "chain_tip"], table_rows)
+                                   "removed", "chain_length", "chain_seed", "chain_tip", "seed_wait"], table_rows)
         step(f"{len(table_rows)} tables")
         _copy(cur, "games_seat", ["id", "table_id", "index", "bot_level", "connections", "consecutive_timeouts",
                                   "autoplay", "user_id", "left", "absent", "away_turns", "client_seed"], seat_rows)

@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 from leaderboards.models import Rating, RatingChange, SoloRecord, VoidedMatch
 from leaderboards.recording import recompute
 from okeysite.admin_counts import LargeTableAdmin
+from okeysite.admin_search import SearchByUserName
 
 
 @admin.action(description=_("Recompute the ratings of these rulesets from the stored matches"))
@@ -17,19 +18,17 @@ def recompute_rulesets(modeladmin, request, queryset):
 
 
 @admin.register(Rating)
-class RatingAdmin(LargeTableAdmin, admin.ModelAdmin):
+class RatingAdmin(SearchByUserName, LargeTableAdmin, admin.ModelAdmin):
     list_display = ("user", "ruleset", "value", "mu", "sigma", "matches", "wins", "provisional", "updated")
     list_filter = ("ruleset",)
-    search_fields = ("user__username",)
     actions = [recompute_rulesets]
     readonly_fields = ("user", "ruleset", "mu", "sigma", "matches", "wins")
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(LargeTableAdmin, admin.ModelAdmin):
+class RatingChangeAdmin(SearchByUserName, LargeTableAdmin, admin.ModelAdmin):
     list_display = ("played", "match", "user", "ruleset", "place", "abandoned", "before", "after")
     list_filter = ("ruleset", "abandoned")
-    search_fields = ("user__username",)
 
     def has_change_permission(self, request, obj=None):
         return False  # rebuilt by recompute, never edited
@@ -45,7 +44,6 @@ class VoidedMatchAdmin(admin.ModelAdmin):
 
 
 @admin.register(SoloRecord)
-class SoloRecordAdmin(LargeTableAdmin, admin.ModelAdmin):
+class SoloRecordAdmin(SearchByUserName, LargeTableAdmin, admin.ModelAdmin):
     list_display = ("user", "ruleset", "total", "rounds", "played", "match")
     list_filter = ("ruleset",)
-    search_fields = ("user__username",)

@@ -1,20 +1,20 @@
 """Public leaderboard and solo-record pages (function views, read-only)."""
 from datetime import timedelta
 
-from django.core.paginator import Paginator
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.guests import listed
+from accounts.player_settings import PlayerSettings
 from games.engine import api
 from games.models import RULESET_CHOICES
 from leaderboards import ratings
 from leaderboards.models import Rating, RatingChange, SoloRecord
+from leaderboards.pages import ranking_page
 
-PER_PAGE = 25
 RULESETS = dict(RULESET_CHOICES)
 PERIODS = {"all": _("all time"), "month": _("this month"), "week": _("this week")}
 
@@ -31,18 +31,6 @@ def period_start(period, now=None):
     return None
 
 
-def page_of(queryset, number, *related):
-    """Page `number` (str or None, as `Paginator.get_page` takes it) of the ordered
-    `queryset`, and its rows with their `related` rows. The page's ids are picked from
-    the ranking's own columns and index alone; only its rows are then read with their
-    users and matches, so a late page does not join every row before its OFFSET.
-    Returns (Page of ids, list of model instances in order)."""
-    page = Paginator(queryset.values_list("pk", flat=True), PER_PAGE).get_page(number)
-    ids = list(page.object_list)
-    found = queryset.model.objects.select_related(*related).in_bulk(ids)
-    return page, [found[pk] for pk in ids]
-
-
 def _ruleset_or_404(ruleset):
     if ruleset not in RULESETS:
         raise Http404("unknown ruleset")
@@ -56,7 +44,8 @@ def index(request):
 
 def leaderboard(request, ruleset):
     """Rating leaderboard of `ruleset`: `?period=all|month|week` keeps the players who played a
-    rated match in the period (with their rating change in it), `?page=N`. Established players
+    rated match in the period (with their rating change in it); pages by keyset
+    (`leaderboards.pages`: `?at=`, `?before=`, `?last=1`). Established players
     are ranked; provisional ones (fewer than `ratings.PROVISIONAL_MATCHES`) are listed apart.
     The viewer's own row is highlighted and their rank shown above the table."""
     ruleset = _ruleset_or_404(ruleset)
@@ -69,16 +58,18 @@ def leaderboard(request, ruleset):
     if since is not None:
         active = RatingChange.objects.filter(ruleset=ruleset, played__gte=since).values("user_id")
         ratings_qs = ratings_qs.filter(user_id__in=active)
-    established = ratings_qs.filter(matches__gte=ratings.PROVISIONAL_MATCHES).order_by("-ordinal", "user_id")
-    provisional = ratings_qs.filter(matches__lt=ratings.PROVISIONAL_MATCHES).order_by("-ordinal", "user_id")[:50]
-    page, rows = page_of(established, request.GET.get("page"), "user", "user__player_settings")
+    order = ("-ordinal", "user_id")
+    established = ratings_qs.filter(matches__gte=ratings.PROVISIONAL_MATCHES)
+    provisional = ratings_qs.filter(matches__lt=ratings.PROVISIONAL_MATCHES).order_by(*order)[:50]
+    keep = f"period={period}&" if period != "all" else ""
+    page = ranking_page(established, order, request.GET, "user", "user__player_settings", keep=keep)
+    rows = page.rows
     gains = {}
     if since is not None:
         users = [r.user_id for r in rows] + [r.user_id for r in provisional]
         for change in RatingChange.objects.filter(ruleset=ruleset, played__gte=since, user_id__in=users):
             gains[change.user_id] = gains.get(change.user_id, 0) + change.delta
-    for rank, row in enumerate(rows, start=page.start_index()):
-        row.rank = rank
+    for row in rows:
         row.gain = gains.get(row.user_id)
     provisional = list(provisional)
     for row in provisional:
@@ -93,7 +84,8 @@ def leaderboard(request, ruleset):
                 # same order as the table: rating, then user id among equals
                 ahead = established.filter(Q(ordinal__gt=own.ordinal)
                                            | Q(ordinal=own.ordinal, user_id__lt=own.user_id)).count()
-                mine = {"rating": own, "rank": ahead + 1, "page": ahead // PER_PAGE + 1}
+                on_page = any(row.pk == own.pk for row in rows)
+                mine = {"rating": own, "rank": ahead + 1, "link": "" if on_page else f"{keep}at={own.pk}"}
     return render(request, "leaderboards/leaderboard.html", {
         "ruleset": ruleset, "ruleset_name": RULESETS[ruleset], "rulesets": RULESETS, "period": period,
         "periods": PERIODS, "page": page, "rows": rows, "provisional": provisional, "mine": mine,
@@ -104,15 +96,16 @@ def leaderboard(request, ruleset):
 def solo_records(request, ruleset):
     """Public solo ranking of `ruleset`: each player's best completed solo match, only for
     players who chose to appear (their settings). The viewer's own record is always shown
-    to them, marked private when hidden. `?page=N`."""
+    to them, marked private when hidden. Pages by keyset (`leaderboards.pages`)."""
     ruleset = _ruleset_or_404(ruleset)
     higher_wins = api.ruleset(ruleset).higher_wins
     order = "-total" if higher_wins else "total"
-    records = (SoloRecord.objects.filter(listed(), ruleset=ruleset, user__player_settings__public_solo_records=True)
-               .select_related("user", "user__player_settings", "match").order_by(order, "played", "pk"))
-    page, rows = page_of(records, request.GET.get("page"), "user", "user__player_settings", "match")
-    for rank, row in enumerate(rows, start=page.start_index()):
-        row.rank = rank
+    # "chose to appear" straight from their settings: through the user, the count of the
+    # ranks ahead of a late page read every user
+    public = PlayerSettings.objects.filter(user_id=OuterRef("user_id"), public_solo_records=True)
+    records = SoloRecord.objects.filter(listed(), Exists(public), ruleset=ruleset)
+    page = ranking_page(records, (order, "played", "pk"), request.GET, "user", "user__player_settings", "match")
+    rows = page.rows
     mine = None
     if request.user.is_authenticated:
         mine = SoloRecord.objects.filter(ruleset=ruleset, user=request.user).select_related("match").first()

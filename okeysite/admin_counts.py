@@ -44,7 +44,10 @@ class EstimatedCountPaginator(Paginator):
 
 class LargeTableAdmin:
     """Mixin for the ModelAdmin of a table that grows with play (tables, matches, rounds,
-    moves, chat lines, ratings): one estimated or capped count per page."""
+    moves, chat lines, ratings): one estimated or capped count per page, 50 rows a page."""
 
     show_full_result_count = False
     paginator = EstimatedCountPaginator
+    # Django's changelist spends most of a page's time formatting its cells (about 1 ms
+    # of Python per row of these lists): 50 rows a page instead of 100 halves it.
+    list_per_page = 50

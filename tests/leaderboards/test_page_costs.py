@@ -44,7 +44,8 @@ def costs(alice):
         "profile": reverse("player_profile", args=[alice.username]),
         "rankings": reverse("leaderboard", args=["okey51"]),
         "rankings this week": reverse("leaderboard", args=["okey51"]) + "?period=week",
-        "rankings page 2": reverse("leaderboard", args=["okey51"]) + "?page=2",
+        "rankings last page": reverse("leaderboard", args=["okey51"]) + "?last=1",
+        "solo records last page": reverse("solo_records", args=["okey51"]) + "?last=1",
         "solo records": reverse("solo_records", args=["okey51"]),
     }
     out = {}

@@ -8,8 +8,8 @@ from django.urls import reverse
 from accounts.player_settings import PlayerSettings
 from leaderboards import ratings, record_result
 from leaderboards.chart import rating_svg
-from leaderboards.models import SoloRecord
-from leaderboards.views import PER_PAGE
+from leaderboards.models import Rating, SoloRecord
+from leaderboards.pages import PER_PAGE
 from tests.leaderboards.helpers import BASE_TIME, finished_match
 
 pytestmark = pytest.mark.django_db
@@ -54,13 +54,16 @@ def test_the_leaderboard_paginates_and_links_to_my_page(client, make_user):
     rated_matches([users[-1], users[0]], ratings.PROVISIONAL_MATCHES)
     url = reverse("leaderboard", args=["okey51"])
     first = client.get(url).content.decode()
-    assert first.count('<td class="num">') >= PER_PAGE and "Page 1 of 2" in first
-    second = client.get(url + "?page=2").content.decode()
+    assert first.count('<td class="num">') >= PER_PAGE and "Last page" in first
+    second = client.get(url + "?" + re.search(r'href="\?([^"]*)">Next<', first).group(1)).content.decode()
     assert re.search(r'<td class="num">26</td>', second)
     loser = users[25]  # lost every match; last of the equal losers by id
     client.force_login(loser)
     mine = client.get(url).content.decode()
-    assert "page=2#me" in mine
+    own = Rating.objects.get(user=loser, ruleset="okey51")
+    assert f"at={own.pk}#me" in mine
+    at_me = client.get(f"{url}?at={own.pk}").content.decode()
+    assert re.search(r'<tr class="me" id="me">\s*<td class="num">\d+</td>', at_me)
 
 
 def test_the_period_filter_keeps_players_who_played_in_it(client, alice, bob, carol):

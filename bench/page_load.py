@@ -8,7 +8,10 @@ each, then the next round) so a busy host weighs on both alike:
   is, plain names, no compression, no long cache (how the site served its files before
   `collectstatic` ran in `make run`);
 - **collected** (the product): `manage.py collectstatic` first (okeysite/static_storage.py:
-  hashed names, Brotli/gzip copies, far-future cache headers), as `make run` and production do.
+  hashed names, Brotli/gzip copies, far-future cache headers, the table's modules as one
+  script), as `make run` and production do;
+- with `--against REF`, one more: the collected site at commit REF (a `git worktree`), so
+  that a change's before and after come from the same run.
 
 On each it signs a player up, creates a solo okey51 table and waits for the deal; then,
 `--count` times, it opens the table page in a fresh browser context (a cold cache) and

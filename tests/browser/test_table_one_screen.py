@@ -292,12 +292,19 @@ def test_the_sound_control_and_the_shortcuts_sheet(browser, live_server_url):
     try:
         register(page, live_server_url, "listener")
         new_solo_table(page, live_server_url)
-        page.click("#sound-btn")
+        # off until the player turns it on, and the top bar's button says so before any tap
+        button = page.locator("#sound-btn")
+        expect(button).to_have_class(re.compile(r"\bmuted\b"))
+        expect(button).to_have_attribute("aria-label", "Sound: off")
+        shot(page, "one-screen-sound-off")
+        button.click()
         toggle = page.locator("#sound-toggle")
         expect(toggle).to_be_visible()
         expect(toggle).to_have_attribute("aria-pressed", "false")
         toggle.click()
         expect(toggle).to_have_attribute("aria-pressed", "true")
+        expect(button).not_to_have_class(re.compile(r"\bmuted\b"))
+        expect(button).to_have_attribute("aria-label", "Sound: on")
         page.locator("#sound-volume").fill("30")
         assert page.evaluate("localStorage.getItem('okeysite:volume')") == "0.3"
         assert page.evaluate("localStorage.getItem('okeysite:sound')") == "on"

@@ -255,6 +255,8 @@ def test_the_seeding_window_is_one_screen(browser, live_server_url):
                 assert page.locator("#rack .tile").count() == 0, "dealt: the seed went through"
                 assert_one_screen(page, f"seeding {size} {language}")
                 if language == "en":
+                    # the banner says the deal is on its way, not that the match has yet to start
+                    expect(page.locator("#turn-status")).to_have_text("Dealing the tiles…")
                     shot(page, f"one-screen-seeding-{size}")
             finally:
                 context.close()

@@ -1,13 +1,17 @@
 """The table page's load in Chromium: bytes transferred and time to the rack, cold and warm.
 
 Starts the site twice as `tests/browser` does (daphne, SQLite, in-memory layer, worker in
-the process), side by side on this machine so a busy host weighs on both alike:
+the process), side by side on this machine, and measures them in turn (one cold load of
+each, then the next round) so a busy host weighs on both alike:
 
 - **source files** (the baseline): nothing collected, WhiteNoise serves `static/` as it
   is, plain names, no compression, no long cache (how the site served its files before
   `collectstatic` ran in `make run`);
 - **collected** (the product): `manage.py collectstatic` first (okeysite/static_storage.py:
-  hashed names, Brotli/gzip copies, far-future cache headers), as `make run` and production do.
+  hashed names, Brotli/gzip copies, far-future cache headers, the table's modules as one
+  script), as `make run` and production do;
+- with `--against REF`, one more: the collected site at commit REF (a `git worktree`), so
+  that a change's before and after come from the same run.
 
 On each it signs a player up, creates a solo okey51 table and waits for the deal; then,
 `--count` times, it opens the table page in a fresh browser context (a cold cache) and
@@ -22,10 +26,12 @@ measures, on the page's own clock (from the navigation's start):
 Prints every run and the medians. Goals: the page <= 150 KB, the rack <= 1.0 s cold,
 <= 0.5 s warm. A figure, not a test:
 
-    .venv/bin/python -m bench.page_load --count 5 [--latency 0]
+    .venv/bin/python -m bench.page_load --count 5 [--latency 0] [--against main]
 """
 import argparse
+import contextlib
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -73,11 +79,12 @@ def _latency(context, page, ms):
 
 def _rack_at(page):
     """Seconds from the navigation's start to the first rack tile, and the steps before it
-    (DOMContentLoaded, the socket's first snapshot), in s."""
+    (the HTML's last byte, DOMContentLoaded, the socket's first snapshot), in s."""
     page.locator("#rack .tile").first.wait_for(state="attached", timeout=30_000)
     page.wait_for_function("window.__rackAt !== null", timeout=30_000)
     marks = page.evaluate("""() => ({rack: window.__rackAt, snapshot: window.__snapshotAt,
-      dcl: performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd})""")
+      dcl: performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd,
+      html: performance.getEntriesByType("navigation")[0].responseEnd})""")
     return marks["rack"] / 1000, {k: (v or 0) / 1000 for k, v in marks.items()}
 
 
@@ -118,21 +125,39 @@ def a_table(browser, url, name):
     return table_url, state
 
 
-def run_side(pw, label, collected, count, latency_ms):
+@contextlib.contextmanager
+def a_side(pw, label, collected, latency_ms, root=ROOT):
+    """Serve the site from checkout `root` (collected or not) and make its table; yields a
+    function that measures one cold load and warm reload (`measure`)."""
     workdir = Path(tempfile.mkdtemp(prefix="page-load-"))
     static_root = workdir / "static"
     static_root.mkdir()
     env = base_env(DATABASE_URL=f"sqlite:///{workdir / 'db.sqlite3'}", OKEY_STATIC_ROOT=str(static_root),
                    OKEY_MAX_ACTIVE_TABLES="100", OKEY_TABLES_PER_HOUR="1000", OKEY_SEED_WINDOW="1")
     if collected:
-        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT,
+        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=root,
                        env={**os.environ, **env}, check=True)
-    with serve(workdir, env, name=f"bench-page-load-{label}") as url:
+    with serve(workdir, env, name=f"bench-page-load-{label}", root=root) as url:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        table_url, state = a_table(browser, url, f"load{label}{int(time.time())}")
-        runs = [measure(browser, table_url, state, latency_ms) for _ in range(count)]
-        browser.close()
-    return runs
+        try:
+            table_url, state = a_table(browser, url, f"load{label}{int(time.time())}")
+            yield lambda: measure(browser, table_url, state, latency_ms)
+        finally:
+            browser.close()
+
+
+@contextlib.contextmanager
+def checkout(ref):
+    """A `git worktree` of `ref` beside this checkout (with this checkout's compiled rami
+    core), removed afterwards; yields its path."""
+    where = Path(tempfile.mkdtemp(prefix="page-load-ref-")) / "tree"
+    subprocess.run(["git", "worktree", "add", "--detach", "-q", str(where), ref], cwd=ROOT, check=True)
+    try:
+        for core in (ROOT / "games" / "bots").glob("_rami_core*.so"):
+            shutil.copy(core, where / "games" / "bots" / core.name)
+        yield where
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(where)], cwd=ROOT, check=False)
 
 
 def main(argv=None):
@@ -140,20 +165,33 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=5)
     parser.add_argument("--latency", type=int, default=0, help="added latency per request, ms")
+    parser.add_argument("--against", metavar="REF", help="also the collected site at this commit"
+                        " (a git worktree), measured in turn with the others")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the start")
+    names = {"source": "baseline, source files", "collected": "product, collected   "}
     sides = {}
-    with sync_playwright() as pw:
-        for label, collected in (("source", False), ("collected", True)):
-            sides[label] = run_side(pw, label, collected, args.count, args.latency)
+    with sync_playwright() as pw, contextlib.ExitStack() as stack:
+        measures = {"source": stack.enter_context(a_side(pw, "source", False, args.latency))}
+        if args.against:
+            label = f"at-{args.against}"
+            names[label] = f"collected at {args.against}"
+            measures[label] = stack.enter_context(
+                a_side(pw, "ref", True, args.latency, root=stack.enter_context(checkout(args.against))))
+        measures["collected"] = stack.enter_context(a_side(pw, "collected", True, args.latency))
+        # in turn, one cold load of each side after the other, so that the host's load,
+        # which moves by the minute, weighs on every side alike
+        for _ in range(args.count):
+            for label, one in measures.items():
+                sides.setdefault(label, []).append(one())
     for label, runs in sides.items():
         for k, r in enumerate(runs, 1):
             print(f"{label} {k}: {r['bytes'] / 1024:.1f} KB in {r['requests']} requests, rack {r['cold']:.3f} s cold;"
                   f" reload: {r['warm_bytes'] / 1024:.1f} KB, {r['warm_network']} from the network,"
-                  f" rack {r['warm']:.3f} s; cold steps: DOMContentLoaded {r['steps']['dcl']:.3f} s,"
-                  f" first snapshot {r['steps']['snapshot']:.3f} s")
+                  f" rack {r['warm']:.3f} s; cold steps: HTML {r['steps']['html']:.3f} s,"
+                  f" DOMContentLoaded {r['steps']['dcl']:.3f} s, first snapshot {r['steps']['snapshot']:.3f} s")
     for label, runs in sides.items():
         print(f"{label}: the largest transfers of the first cold load (bytes on the wire, body):")
         for size, body, name in runs[0]["largest"]:
@@ -164,9 +202,10 @@ def main(argv=None):
         cold = statistics.median(r["cold"] for r in runs)
         warm = statistics.median(r["warm"] for r in runs)
         requests = statistics.median(r["requests"] for r in runs)
-        name = "baseline, source files" if label == "source" else "product, collected   "
-        print(f"  {name}: table page {kb:6.1f} KB ({requests:.0f} requests), rack {cold:.3f} s cold,"
-              f" {warm:.3f} s warm reload")
+        steps = {k: statistics.median(r["steps"][k] for r in runs) for k in ("html", "dcl", "snapshot")}
+        print(f"  {names[label]:24s}: table page {kb:6.1f} KB ({requests:.0f} requests), rack {cold:.3f} s cold,"
+              f" {warm:.3f} s warm reload (HTML {steps['html']:.3f} s, DOMContentLoaded {steps['dcl']:.3f} s,"
+              f" first snapshot {steps['snapshot']:.3f} s)")
     print("goals: <= 150 KB, rack <= 1.000 s cold, <= 0.500 s warm")
     return 0
 

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.db.models import Exists, OuterRef
 from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -32,6 +33,7 @@ from games.module_graph import module_closure
 from games.move_text import describe_penalty
 from games.play import quickmatch, rematch, tables
 from games.snapshot import open_tables, players_info, rematch_invitees
+from okeysite.static_storage import BUNDLES, TABLE_BUNDLE
 
 
 def finished_tables(user, count):
@@ -209,11 +211,19 @@ def table_page(request, table_id):
         "table_config": {**_table_config(request, table, seat_index),
                          "first_game": seat_index is not None and hints.is_first_game(table, user)},
         "arena": Arena.objects.filter(tables__table=table).first(),
-        # the whole module graph fetched at once, not one import level per round trip
-        "table_modules": module_closure("js/table/main.js", "js/table-extras.js"),
+        # collected: the modules as one script (okeysite/static_bundle.py); else the whole
+        # module graph preloaded at once, not one import level per round trip
+        **_table_scripts(),
     }
     # The fallback page is only used until the table client's template exists.
     return render(request, ["games/table.html", "games/table_fallback.html"], context)
+
+
+def _table_scripts():
+    # {"table_bundle": its static name, or None, "table_modules": the modules to preload}
+    if staticfiles_storage.collected(TABLE_BUNDLE):
+        return {"table_bundle": TABLE_BUNDLE, "table_modules": ()}
+    return {"table_bundle": None, "table_modules": module_closure(*BUNDLES[TABLE_BUNDLE])}
 
 
 def _name_invitees(table, seats):

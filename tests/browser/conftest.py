@@ -73,7 +73,7 @@ def base_env(**overrides: str) -> dict:
 
 
 @contextlib.contextmanager
-def serve(workdir: Path, env: dict, name: str = "server", worker: bool = False):
+def serve(workdir: Path, env: dict, name: str = "server", worker: bool = False, root: Path = ROOT):
     """Migrate, start daphne with the deployed options (bench.stack.DAPHNE_OPTIONS) and, with
     ``worker``, a separate ``celery worker -B``; yield the URL.
 
@@ -84,7 +84,7 @@ def serve(workdir: Path, env: dict, name: str = "server", worker: bool = False):
     if "OKEY_STATIC_ROOT" not in env:
         (workdir / "static").mkdir(exist_ok=True)
         env = {**env, "OKEY_STATIC_ROOT": str(workdir / "static")}
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=root, env=env, check=True,
                    stdout=subprocess.DEVNULL)
     port = _free_port()
     commands = {name: [sys.executable, "-m", "daphne", *DAPHNE_OPTIONS,
@@ -97,7 +97,7 @@ def serve(workdir: Path, env: dict, name: str = "server", worker: bool = False):
     try:
         for label, command in commands.items():
             log = open(workdir / f"{label}.log", "wb")
-            procs[label] = (subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT), log)
+            procs[label] = (subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT), log)
         _wait_for_port(port, procs[name][0])
         yield f"http://127.0.0.1:{port}"
     finally:

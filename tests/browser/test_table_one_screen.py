@@ -1,13 +1,15 @@
-"""The table is one screen at 390x844 (touch), 844x390 (a phone on its side, touch),
-1366x800 and 1920x1080, in French, Spanish, English and Turkish: the page never scrolls
+"""The table is one screen at 390x844 (touch), 844x390 (a phone on its side, touch), 1366x800
+and 1920x1080, in French, Spanish, English and Turkish: the page never scrolls
 (`scrollHeight <= innerHeight`, `scrollWidth <= innerWidth`) before the start, during a
-turn, at the score table and at the match's end; the seats sit around the rack (left,
-across, right) with each seat's discards between it and the next; rack tiles are >= 44 px
-wide on the phones; every tap target of the table is >= 44x44 px on a phone and every game
-button >= 44 px high on a desktop; the player's own seat has a clock ring that turns red in
-its last 5 s; the sound, chat and shortcuts sheets open with one tap; a chat line shows in a
-bubble at the speaker's seat for 3 s; motion is transform/opacity only, 250 ms at most,
-and none under reduced motion. Screenshots of each phase at each size go to test-artifacts/."""
+turn, in the seeding window before the first deal, at the score table and at the match's
+end; the seats sit around the rack (left, across, right) with each seat's discards between
+it and the next; rack tiles are >= 44 px wide on the phones; every tap target of the table
+is >= 44x44 px on a phone and every game button >= 44 px high on a desktop; the player's own
+seat has a clock ring that turns red in its last 5 s; the sound, chat and shortcuts sheets
+open with one tap; a chat line shows in a bubble at the speaker's seat for 3 s; motion is
+transform/opacity only, 250 ms at most, and none under reduced motion. Screenshots of each
+phase at each size go to test-artifacts/."""
+import json
 import re
 import time
 
@@ -207,6 +209,59 @@ def test_before_the_start_the_table_is_one_screen(browser, live_server_url):
                 context.close()
 
 
+def hold_the_seed_back(context):
+    """The context's table sockets carry everything but the `seed` frames: a solo table's
+    first deal waits for its player's seed (games/play/seeding.py, at most
+    OKEY_SOLO_SEED_CAP, 120 s), so its seeding window stays open while the test looks."""
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def from_page(message):
+            try:
+                if json.loads(message).get("type") == "seed":
+                    return
+            except (TypeError, ValueError):
+                pass
+            server.send(message)
+        ws.on_message(from_page)
+    context.route_web_socket(re.compile(r"/ws/table/\d+/"), route)
+
+
+def test_the_seeding_window_is_one_screen(browser, live_server_url):
+    owner = context_for(browser, "1366x800")
+    hold_the_seed_back(owner)
+    page = owner.new_page()
+    register(page, live_server_url, "seedwaiter")
+    page.goto(live_server_url + "/")
+    page.select_option("select[name=ruleset]", "okey51")
+    page.check("input[name=mode][value=solo]")
+    page.locator("form.create-table button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    url, state = page.url, owner.storage_state()
+    owner.close()
+    window = "() => !!(window.okeyTable && window.okeyTable.state.seeding)"
+    for size in SIZES:
+        for language in LANGUAGES:
+            context = context_for(browser, size, storage_state=state)
+            hold_the_seed_back(context)
+            set_language(context, live_server_url, language)
+            try:
+                page = context.new_page()
+                page.goto(url)
+                page.wait_for_function(window, timeout=15_000)
+                expect(page.locator("#table-app .tbl-top")).to_be_visible()
+                page.wait_for_timeout(300)
+                assert page.evaluate(window), f"{size} {language}: the seeding window closed before the check"
+                assert page.locator("#rack .tile").count() == 0, "dealt: the seed went through"
+                assert_one_screen(page, f"seeding {size} {language}")
+                if language == "en":
+                    # the banner says the deal is on its way, not that the match has yet to start
+                    expect(page.locator("#turn-status")).to_have_text("Dealing the tiles…")
+                    shot(page, f"one-screen-seeding-{size}")
+            finally:
+                context.close()
+
+
 def test_the_score_table_and_the_match_over_card_are_one_screen(browser, live_server_url):
     context = context_for(browser, "390x844")
     page = context.new_page()
@@ -292,12 +347,19 @@ def test_the_sound_control_and_the_shortcuts_sheet(browser, live_server_url):
     try:
         register(page, live_server_url, "listener")
         new_solo_table(page, live_server_url)
-        page.click("#sound-btn")
+        # off until the player turns it on, and the top bar's button says so before any tap
+        button = page.locator("#sound-btn")
+        expect(button).to_have_class(re.compile(r"\bmuted\b"))
+        expect(button).to_have_attribute("aria-label", "Sound: off")
+        shot(page, "one-screen-sound-off")
+        button.click()
         toggle = page.locator("#sound-toggle")
         expect(toggle).to_be_visible()
         expect(toggle).to_have_attribute("aria-pressed", "false")
         toggle.click()
         expect(toggle).to_have_attribute("aria-pressed", "true")
+        expect(button).not_to_have_class(re.compile(r"\bmuted\b"))
+        expect(button).to_have_attribute("aria-label", "Sound: on")
         page.locator("#sound-volume").fill("30")
         assert page.evaluate("localStorage.getItem('okeysite:volume')") == "0.3"
         assert page.evaluate("localStorage.getItem('okeysite:sound')") == "on"

@@ -44,3 +44,16 @@ test("a chat line shows in a bubble at its speaker's seat, older lines do not", 
   ws.deliver({ type: "chat", id: 3, user: "ayse", name: "ayse", text: "sağ ol", at: Date.now() });
   assert.equal(root.querySelector("#my-seat .bubble").textContent, "sağ ol");
 });
+
+test("the sound is off until turned on, and the top bar's button shows which", () => {
+  const { root } = show("okey51", okeyView());
+  const bar = root.querySelector("#sound-btn");
+  const toggle = root.querySelector("#sound-toggle");
+  assert.ok(bar.classList.contains("muted"), "struck through while off");
+  assert.equal(bar.getAttribute("aria-label"), "Sound: off");
+  assert.equal(toggle.getAttribute("aria-pressed"), "false");
+  toggle.click();
+  assert.ok(!bar.classList.contains("muted"));
+  assert.equal(bar.getAttribute("aria-label"), "Sound: on");
+  assert.equal(toggle.getAttribute("aria-pressed"), "true");
+});

@@ -1,6 +1,6 @@
 import { mock, test } from "node:test";
 import assert from "node:assert/strict";
-import { TableSocket } from "../../static/js/table/socket.js";
+import { TableSocket, takeEarlySocket } from "../../static/js/table/socket.js";
 
 class FakeWs {
   constructor() { this.readyState = 1; this.sent = []; }
@@ -215,6 +215,46 @@ test("wake() syncs an open socket, and tries a waiting reconnect at once", () =>
     sock.wake();
     mock.timers.tick(600000);
     assert.equal(made.length, 2);                 // nothing after close()
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+test("the socket the page opened early is taken over: its open and frames replayed in order, once", () => {
+  const ws = new FakeWs();
+  const snapshot = { type: "snapshot", version: 3, view: { n: 3 } };
+  const win = { okeyEarlySocket: { path: "/ws/table/9/", ws, open: true, closed: null,
+    frames: [{ data: JSON.stringify({ type: "ping" }) }, { data: JSON.stringify(snapshot) }] } };
+  assert.equal(takeEarlySocket("/ws/table/8/", win), null, "another table's socket is not taken");
+  const early = takeEarlySocket("/ws/table/9/", win);
+  assert.equal(early.ws, ws);
+  assert.equal(takeEarlySocket("/ws/table/9/", win), null, "taken once");
+  const states = [];
+  const frames = [];
+  let made = 0;
+  const sock = new TableSocket({ url: "ws://x/ws/table/9/", onFrame: (f) => frames.push(f), onState: (s) => states.push(s),
+    factory: () => { made++; return new FakeWs(); }, early });
+  assert.equal(made, 0, "no second socket");
+  assert.deepEqual(states, ["connecting", "open"]);
+  assert.deepEqual(frames, [snapshot]);
+  assert.deepEqual(ws.sent, [{ type: "pong" }], "the early ping is answered");
+  assert.equal(sock.version, 3);
+  ws.deliver({ type: "ack", id: "c1", version: 4 });
+  assert.equal(frames.length, 2, "later frames come through the client's own handler");
+});
+
+test("an early socket that closed before the client came is reconnected like any other", () => {
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    const dead = new FakeWs();
+    dead.readyState = 3;
+    const states = [];
+    let made = 0;
+    new TableSocket({ url: "ws://x/", onFrame: () => {}, onState: (s) => states.push(s),
+      factory: () => { made++; return new FakeWs(); }, early: { path: "/", ws: dead, open: false, frames: [], closed: { code: 1006 } } });
+    assert.deepEqual(states, ["connecting", "closed"]);
+    mock.timers.tick(600);
+    assert.equal(made, 1, "a fresh socket after the backoff");
   } finally {
     mock.timers.reset();
   }

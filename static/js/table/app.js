@@ -9,7 +9,7 @@ import { _ } from "./i18n.js";
 import { controllerFor } from "./controllers/index.js";
 import { perRowFor } from "./rack.js";
 import { awaitingAnswer, myTurn, seated, started } from "./selectors.js";
-import { TableSocket, socketUrl, wakeWhenVisible } from "./socket.js";
+import { TableSocket, socketUrl, takeEarlySocket, wakeWhenVisible } from "./socket.js";
 import { initialState, reduce } from "./state.js";
 import { persist, safeStorage, savedFor } from "./storage.js";
 import { DropTargets } from "./views/dnd.js";
@@ -62,9 +62,10 @@ export class TableApp {
     });
     placeViews(root, this.views);
     this.clockTimer = setInterval(() => this.tick(), TICK_MS);
-    const url = this.config.ws_url || socketUrl(this.config.ws_path || `/ws/table/${tableId}/`);
+    const path = this.config.ws_path || `/ws/table/${tableId}/`;
+    const url = this.config.ws_url || socketUrl(path);
     this.socket = new TableSocket({
-      url, factory: socketFactory,
+      url, factory: socketFactory, early: socketFactory || this.config.ws_url ? null : takeEarlySocket(path),
       onFrame: (f) => this.onFrame(f),
       onState: (status, code) => this.apply([{ type: "connection", status, code }]),
     });

@@ -27,9 +27,12 @@ export const CAP_RETRY_MAX_MS = 300000;
  *   was one (4429: over the socket cap, the next try waits long)
  * @param {(url: string) => WebSocket} [opts.factory] for the demo's fake socket
  * @param {{setInterval, clearInterval, now}} [opts.clock] timers (tests drive their own)
+ * @param {{ws, open: boolean, frames: MessageEvent[], closed: CloseEvent|null}|null} [opts.early]
+ *   a socket the page opened before its scripts ran (`takeEarlySocket`): the first
+ *   connection is that one, with what it saw until now replayed in order
  */
 export class TableSocket {
-  constructor({ url, onFrame, onState = () => {}, factory = (u) => new WebSocket(u), clock = null }) {
+  constructor({ url, onFrame, onState = () => {}, factory = (u) => new WebSocket(u), clock = null, early = null }) {
     this.url = url;
     this.onFrame = onFrame;
     this.onState = onState;
@@ -45,6 +48,7 @@ export class TableSocket {
     this.closed = false;
     this.opened = false;    // a connection was open before: the next open is a reconnect
     this.beat = null;
+    this.early = early;
     this.connect();
   }
 
@@ -70,7 +74,9 @@ export class TableSocket {
 
   connect() {
     this.onState("connecting");
-    const ws = this.factory(this.url);
+    const early = this.early;
+    this.early = null;
+    const ws = early ? early.ws : this.factory(this.url);
     this.ws = ws;
     ws.onopen = () => {
       // The backoff is not reset here: a socket over the cap is accepted, then refused
@@ -102,6 +108,12 @@ export class TableSocket {
       this.onState("closed", ev ? ev.code : undefined);
       this.reconnectLater();
     };
+    if (early) {
+      // what the socket saw before this client existed, in the order it came
+      if (early.open) ws.onopen();
+      for (const ev of early.frames) ws.onmessage(ev);
+      if (early.closed) ws.onclose(early.closed);
+    }
   }
 
   /** Refused as one too many: the long waits start, at their first step. */
@@ -195,6 +207,21 @@ export function wakeWhenVisible(socket, doc = document) {
   const onChange = () => { if (doc.visibilityState === "visible") socket.wake(); };
   doc.addEventListener("visibilitychange", onChange);
   return () => doc.removeEventListener("visibilitychange", onChange);
+}
+
+/**
+ * The socket to `path` that the page opened in its head, before its scripts came
+ * (templates/games/table.html, `window.okeyEarlySocket`): the server builds the first
+ * snapshot while the scripts load. Each is taken once; null when there is none.
+ * @param {string} path /ws/table/<id>/
+ * @param {object} [win] the window
+ * @returns {{ws: WebSocket, open: boolean, frames: MessageEvent[], closed: CloseEvent|null}|null}
+ */
+export function takeEarlySocket(path, win = typeof window !== "undefined" ? window : {}) {
+  const early = win.okeyEarlySocket;
+  if (!early || early.path !== path) return null;
+  win.okeyEarlySocket = null;
+  return early;
 }
 
 /** ws(s)://host + path for the page's origin. */

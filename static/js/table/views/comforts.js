@@ -68,11 +68,23 @@ export class Comforts {
     this.play("tick");
   }
 
+  /**
+   * The state in the sheet's switch and on the top bar's sound button (struck through
+   * and named "Sound: off" while off), so the player sees it without opening the sheet.
+   * The button is drawn by the top bar, which may join the page after this view: every
+   * render paints it again.
+   */
   paint() {
-    this.toggle.textContent = this.on ? _("Sound: on") : _("Sound: off");
+    const label = this.on ? _("Sound: on") : _("Sound: off");
+    this.toggle.textContent = label;
     this.toggle.setAttribute("aria-pressed", this.on ? "true" : "false");
-    const bar = typeof document !== "undefined" && document.getElementById("sound-btn");
-    if (bar) bar.classList.toggle("muted", !this.on);
+    const root = this.el.closest ? this.el.closest(".tbl") : null;
+    const bar = (root && root.querySelector("#sound-btn"))
+      || (typeof document !== "undefined" && document.getElementById("sound-btn"));
+    if (!bar) return;
+    bar.classList.toggle("muted", !this.on);
+    bar.setAttribute("aria-label", label);
+    bar.setAttribute("title", label);
   }
 
   /** Play one of SOUNDS at the player's volume (nothing when off or without Web Audio). */
@@ -99,6 +111,7 @@ export class Comforts {
   }
 
   render(state) {
+    this.paint();
     const root = this.el.closest ? this.el.closest(".tbl") : null;
     const scope = root || (typeof document !== "undefined" ? document : null);
     for (const [key, sels] of Object.entries(KEYS)) {

@@ -35,6 +35,9 @@ export class StatusBar {
     else if (myTurn(state) && onAutoplay(v)) text = _("A computer is playing your turn");
     else if (myTurn(state)) text = this.ctx.controller.turnText(state);
     else if (v.status === "closed") text = _("This table is closed.");
+    // the seeding window before a deal (docs/fair-deals.md §1): the match has started, the
+    // tiles are on their way
+    else if (state.seeding && !started(state)) text = _("Dealing the tiles…");
     else if (v.turn !== null && v.turn !== undefined) text = fmt(_("%(name)s is playing"), { name: playerName(v, v.turn) });
     else text = _("Waiting for the match to start");
     this.turn.textContent = text;

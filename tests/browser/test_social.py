@@ -249,7 +249,7 @@ def test_a_blocked_player_cannot_follow_challenge_or_chat(players, site):
     # at the table they share, Alice's chat line is refused
     page.goto(site + SHARED["table"])
     expect(page.locator("#conn-state")).to_have_text("", timeout=15000)  # the table's socket is open
-    page.locator("#chat summary").click()
+    page.locator("#chat-btn").click()  # the chat opens as a sheet over the table
     page.fill("#chat-input", "hello bob")
     page.locator("#chat-send").click()
     expect(page.locator("#chat-status")).to_contain_text("A player at this table blocked you")
@@ -311,10 +311,10 @@ def test_faces_show_at_the_seats_in_the_lobby_on_profiles_and_in_rankings(player
     page.check("input[name=mode][value=solo]")
     page.locator("form.create-table button[type=submit]").click()
     page.wait_for_url(re.compile(r"/table/\d+/$"))
-    faces = page.locator("#opponents img.seat-face")
+    faces = page.locator("#opponents img.avatar-img")
     expect(faces).to_have_count(3, timeout=15000)
     assert {faces.nth(i).get_attribute("src") for i in range(3)} == {"/faces/computer/"}
-    assert page.evaluate("[...document.querySelectorAll('#opponents img.seat-face')].every((i) => i.naturalWidth > 0)")
+    assert page.evaluate("[...document.querySelectorAll('#opponents img.avatar-img')].every((i) => i.naturalWidth > 0)")
     shot(page, "social-faces-table-1366")
     page.goto(site + "/players/alice/")
     src = page.locator("#player-face").get_attribute("src")

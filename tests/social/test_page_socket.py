@@ -16,7 +16,7 @@ from social.presence import presence_of
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
-APP = build_application(serve_static=False)
+APP = build_application()
 TIMEOUT = 5
 
 

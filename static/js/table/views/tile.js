@@ -40,15 +40,19 @@ export function tileEl(text, { okey = null, rules = null, faceDown = false, smal
     classes.push(`c-${shown.colour}`);
     label = String(shown.number);
   }
+  const standsIn = wild && !!represented && represented !== physical;
   const title = faceDown ? _("face-down tile")
     : physical === "F" ? fmt(_("false joker (plays as %(tile)s)"), { tile: okey || "?" })
     : physical === "J" ? (represented ? fmt(_("joker as %(tile)s"), { tile: represented }) : _("joker"))
-    : wild ? (represented && represented !== physical ? fmt(_("okey as %(tile)s"), { tile: represented }) : _("okey (wild)"))
+    : standsIn ? fmt(_("okey as %(tile)s"), { tile: represented })
+    // a bare okey shows its own face, so its name says that face too (a name must hold
+    // what a sighted player reads on a button)
+    : wild ? `${_("okey (wild)")} · ${colourName(shown.colour)} ${shown.number}`
     : `${colourName(shown.colour)} ${shown.number}`;
   // an image named by its label (a rack tile becomes a button, views/rack.js)
   return h("div", { class: classes.join(" "), dataset: { tile: text }, title, role: "img", "aria-label": title },
-    // a joker's symbol is no word and a wild's number is not what it plays as: such a tile
-    // is named by its label alone
-    h("span", { class: "num", "aria-hidden": physical === "F" || physical === "J" || wild ? "true" : null }, label),
+    // a joker's symbol is no word and a wild standing in for another tile shows a number it
+    // does not play as: such a tile is named by its label alone
+    h("span", { class: "num", "aria-hidden": physical === "F" || physical === "J" || standsIn ? "true" : null }, label),
     wild && !faceDown ? h("span", { class: "wild-mark", "aria-hidden": "true" }, "★") : null);
 }

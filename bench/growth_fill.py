@@ -354,6 +354,9 @@ def fill(dsn, size, seed=1, log=print):
               ((u, r, s[0], s[1], s[2], s[3], now) for (u, r), s in rating_state.items()))
         _copy(cur, "leaderboards_solorecord", ["user_id", "ruleset", "match_id", "total", "rounds", "played"],
               ((u, r, b[0], b[1], b[2], b[3]) for (u, r), b in solo_best.items()))
+        # the player's choice, copied on the record as `leaderboards.solo_visibility` keeps it
+        cur.execute("UPDATE leaderboards_solorecord r SET public = true FROM accounts_playersettings s "
+                    "WHERE s.user_id = r.user_id AND s.public_solo_records")
         counts.update(rating_changes=len(change_rows), ratings=len(rating_state), solo_records=len(solo_best))
         step(f"{len(change_rows)} rating changes, {len(rating_state)} ratings, {len(solo_best)} solo records")
 
@@ -378,6 +381,13 @@ def fill(dsn, size, seed=1, log=print):
             _setval(cur, table)
         conn.commit()
         step("chat, reports, sanctions; sequences set")
+    # the profile's figures, as the data migration fills them on a site that has matches
+    from games.models import Match, Round, Seat
+    from leaderboards.models import PlayerSummary
+    from leaderboards.summaries import rebuild
+
+    counts.update(summarised_matches=rebuild(Match, Seat, Round, PlayerSummary))
+    step(f"player summaries of {counts['summarised_matches']} matches")
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE")
     step("vacuum analyze")

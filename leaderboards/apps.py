@@ -9,3 +9,8 @@ class LeaderboardsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "leaderboards"
     verbose_name = _("Rankings")
+
+    def ready(self):
+        from leaderboards import solo_visibility
+
+        solo_visibility.connect()

@@ -124,15 +124,52 @@ class SoloRecord(models.Model):
     total = models.IntegerField(_("total"))  # the player's match total (points)
     rounds = models.PositiveSmallIntegerField(_("rounds"))
     played = models.DateTimeField()
+    # The player chose to appear in the public ranking (`PlayerSettings.public_solo_records`),
+    # copied here by `leaderboards.solo_visibility` whenever either changes: the ranking
+    # and the count of the ranks ahead of a late page then read the partial indexes below
+    # alone, instead of looking up every record's settings.
+    public = models.BooleanField(_("public"), default=False, db_default=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "ruleset"], name="solorecord_unique_user_ruleset")]
         # the solo ranking's two orders (okey: lowest total first; rami: highest), read
-        # page by page from an index instead of sorting every record
-        indexes = [models.Index(fields=["ruleset", "total", "played", "id"], name="solorecord_rank_lowest"),
-                   models.Index(fields=["ruleset", "-total", "played", "id"], name="solorecord_rank_highest")]
+        # page by page from an index of the public records instead of sorting every record;
+        # the user is in the index so the "not a guest" check needs no visit of the table
+        indexes = [models.Index(fields=["ruleset", "total", "played", "id"], include=["user"],
+                                condition=Q(public=True), name="solorecord_public_lowest"),
+                   models.Index(fields=["ruleset", "-total", "played", "id"], include=["user"],
+                                condition=Q(public=True), name="solorecord_public_highest")]
         verbose_name = _("solo record")
         verbose_name_plural = _("solo records")
 
     def __str__(self):
         return f"{self.user} {self.ruleset} {self.total}"
+
+
+class PlayerSummary(models.Model):
+    """A player's running figures in one ruleset over every recorded, not voided match
+    they sat at (the profile's "Matches" table): kept by `leaderboards.summaries` on the
+    path that records a match and the one that voids it, so the profile reads a row per
+    ruleset instead of aggregating thousands of matches and rounds."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="summaries")
+    ruleset = models.CharField(_("ruleset"), max_length=16, choices=RULESET_CHOICES)
+    matches = models.PositiveIntegerField(_("matches"), default=0)
+    wins = models.PositiveIntegerField(_("wins"), default=0)
+    rounds = models.PositiveIntegerField(_("rounds"), default=0)  # finished rounds with totals
+    round_sum = models.BigIntegerField(default=0)  # the player's totals over those rounds (points)
+    openings = models.PositiveIntegerField(_("openings"), default=0)
+    penalties = models.BigIntegerField(_("penalties taken"), default=0)  # in-round penalties (points)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "ruleset"], name="playersummary_unique_user_ruleset")]
+        verbose_name = _("player summary")
+        verbose_name_plural = _("player summaries")
+
+    def __str__(self):
+        return f"{self.user} {self.ruleset} {self.matches}"
+
+    @property
+    def average_round(self):
+        """The player's mean round total (float points, one decimal) or None without rounds."""
+        return round(self.round_sum / self.rounds, 1) if self.rounds else None

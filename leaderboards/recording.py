@@ -8,7 +8,8 @@
   the mark (a crash between the match's commit and that call loses nothing).
 - `recompute(ruleset)`: rebuild every rating of a ruleset from the stored matches.
 - `void_match(match, reason, by)`: an admin voids a match; its rating changes are reverted
-  by recomputing the ruleset, its solo record (if any) is recomputed.
+  by recomputing the ruleset, its solo record (if any) is recomputed, and it leaves its
+  players' summaries (`leaderboards.summaries`), which `record_result` adds it to.
 
 Rating writes of one ruleset are serialised with a PostgreSQL transaction-level advisory
 lock (SQLite serialises every write transaction anyway), so two matches finishing at once
@@ -26,7 +27,7 @@ from games import results
 from games.arena.models import ArenaTable
 from games.engine import api
 from games.models import Match, Move, Seat, Table
-from leaderboards import ratings
+from leaderboards import ratings, solo_visibility, summaries
 from leaderboards.models import Rating, RatingChange, SoloRecord, VoidedMatch
 from okeysite import db_locks
 
@@ -170,6 +171,7 @@ def _record_solo(match):
         return record
     record.match, record.total, record.played = match, total, match.finished
     record.rounds = match.rounds.filter(finished__isnull=False).count()
+    record.public = solo_visibility.chosen(user_id)
     record.save()
     return record
 
@@ -179,7 +181,9 @@ def record_result(match):
     it `recorded` in the same transaction.
 
     Online: rates the match once (unrated when fewer than two humans, unfinished or voided).
-    Solo: keeps the player's best total per ruleset (`Ruleset.better`). Calling it again
+    Solo: keeps the player's best total per ruleset (`Ruleset.better`). Either way, the
+    call that marks it recorded adds a not voided match to its players' summaries
+    (`leaderboards.summaries`). Calling it again
     for the same match changes nothing. Returns the number of RatingChange rows written
     (online), the SoloRecord (solo) or None (not finished, or no record).
     """
@@ -195,7 +199,13 @@ def record_result(match):
             result = 0
         else:
             result = _rate(match)
-        Match.objects.filter(pk=match.pk, recorded__isnull=True).update(recorded=timezone.now())
+        # The mark is the summary's guard too: only the call that sets it adds the match,
+        # so the commit path and the sweeper recording the same match count it once. The
+        # update holds the match's row until the commit, and a void waits for it
+        # (`void_match`), so a match voided meanwhile is seen here or removed there.
+        first = Match.objects.filter(pk=match.pk, recorded__isnull=True).update(recorded=timezone.now())
+        if first and not VoidedMatch.objects.filter(match=match).exists():
+            summaries.add_match(match)
     return result
 
 
@@ -296,7 +306,7 @@ def recompute_solo(user_id, ruleset):
         match, total = best
         return SoloRecord.objects.create(
             user_id=user_id, ruleset=ruleset, match=match, total=total, played=match.finished,
-            rounds=match.rounds.filter(finished__isnull=False).count(),
+            rounds=match.rounds.filter(finished__isnull=False).count(), public=solo_visibility.chosen(user_id),
         )
 
 
@@ -322,4 +332,10 @@ def void_match(match, reason, by=None):
                 recompute_solo(seat.user_id, ruleset)
         elif RatingChange.objects.filter(match=match).exists():
             recompute(ruleset)
+        # Locked after the ratings (the order `record_result` takes them in), then read
+        # again: a match recorded before this void is in its players' summaries and leaves
+        # them; one not yet recorded is skipped by `record_result`, which sees the void.
+        recorded = Match.objects.select_for_update().filter(pk=match.pk).values_list("recorded", flat=True).first()
+        if recorded is not None:
+            summaries.remove_match(match)
     return void

@@ -1,14 +1,13 @@
 """Public leaderboard and solo-record pages (function views, read-only)."""
 from datetime import timedelta
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.guests import listed
-from accounts.player_settings import PlayerSettings
 from games.engine import api
 from games.models import RULESET_CHOICES
 from leaderboards import ratings
@@ -100,10 +99,9 @@ def solo_records(request, ruleset):
     ruleset = _ruleset_or_404(ruleset)
     higher_wins = api.ruleset(ruleset).higher_wins
     order = "-total" if higher_wins else "total"
-    # "chose to appear" straight from their settings: through the user, the count of the
-    # ranks ahead of a late page read every user
-    public = PlayerSettings.objects.filter(user_id=OuterRef("user_id"), public_solo_records=True)
-    records = SoloRecord.objects.filter(listed(), Exists(public), ruleset=ruleset)
+    # "chose to appear" is stored on the record (`leaderboards.solo_visibility`): the page
+    # and the count of the ranks ahead of a late page read the public records' index alone
+    records = SoloRecord.objects.filter(listed(), public=True, ruleset=ruleset)
     page = ranking_page(records, (order, "played", "pk"), request.GET, "user", "user__player_settings", "match")
     rows = page.rows
     mine = None

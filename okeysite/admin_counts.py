@@ -11,6 +11,8 @@ from django.core.paginator import Paginator
 from django.db import connections
 from django.utils.functional import cached_property
 
+from okeysite.admin_rows import QuickActionCheckbox
+
 COUNT_CAP = 10_000  # rows counted at most in a filtered list (its last page link stops there)
 ESTIMATE_ABOVE = 100_000  # below this many estimated rows, an exact count is cheap
 
@@ -39,12 +41,15 @@ class EstimatedCountPaginator(Paginator):
             estimate = estimated_rows(self.object_list.model, self.object_list.db)
             if estimate is not None and estimate >= ESTIMATE_ABOVE:
                 return estimate
-        return self.object_list[:COUNT_CAP + 1].count()
+        # without the list's order: counting the first rows found needs no sort, where
+        # the ordered subquery sorted every matching row before taking the first ones
+        return self.object_list.order_by()[:COUNT_CAP + 1].count()
 
 
-class LargeTableAdmin:
+class LargeTableAdmin(QuickActionCheckbox):
     """Mixin for the ModelAdmin of a table that grows with play (tables, matches, rounds,
-    moves, chat lines, ratings): one estimated or capped count per page, 50 rows a page."""
+    moves, chat lines, ratings): one estimated or capped count per page, 50 rows a page,
+    each row's checkbox written directly (`QuickActionCheckbox`)."""
 
     show_full_result_count = False
     paginator = EstimatedCountPaginator

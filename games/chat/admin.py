@@ -11,6 +11,7 @@ from accounts.admin_actions import reason_action
 from accounts.moderation import sanction
 from games.chat import service
 from games.chat.models import ChatMessage, ChatReport
+from okeysite import search_indexes
 from okeysite.admin_counts import LargeTableAdmin
 
 
@@ -28,22 +29,28 @@ class ChatMessageAdmin(LargeTableAdmin, admin.ModelAdmin):
     list_display = ("created", "table", "user", "text", "removed")
     list_filter = ("removed",)
     search_fields = ("text",)
-    search_help_text = _("A table number, a player's user name, or words of the line.")
+    search_help_text = _("A table number, a player's user name, or words of the line. A word of one or two "
+                         "letters finds the lines where it stands as a whole word.")
     list_select_related = ("table", "user")
 
     def get_search_results(self, request, queryset, search_term):
         """A table number finds that table's lines (by index, not `table_id::text LIKE`);
         other text the lines of the user of that name (any case) and the lines that
-        contain it. The user is read first, so both halves go through an index (the
-        line's user; the trigram index on its text, `okeysite.search_indexes`) rather
-        than a join that reads every line."""
+        contain it, or for a term of one or two letters the lines that have it as a word.
+        The user is read first, so both halves go through an index (the line's user; the
+        trigram or word index on its text, `okeysite.search_indexes`) rather than a join
+        that reads every line."""
         term = search_term.strip()
         if not term:
             return queryset, False
         if term.isdigit():
             return queryset.filter(table_id=int(term)), False
         users = list(get_user_model().objects.filter(username__iexact=term).values_list("pk", flat=True))
-        return queryset.filter(Q(user_id__in=users) | Q(text__icontains=term)), False
+        # trigrams need three letters: a shorter term is a whole word of the line, read
+        # from the index of the lines' words (`okeysite.search_indexes.has_word`)
+        words = (Q(search_indexes.has_word(ChatMessage, "text", term)) if len(term) < search_indexes.SHORT_TERM
+                 else Q(text__icontains=term))
+        return queryset.filter(Q(user_id__in=users) | words), False
     readonly_fields = ("table", "user", "text", "created")
     actions = [
         reason_action(_remove_apply, _("Remove the lines"), name="remove_lines"),

@@ -7,7 +7,6 @@ group (`chat.message`, `chat.removed`); each consumer forwards them as `chat` /
 """
 import logging
 import re
-import unicodedata
 from datetime import timedelta
 
 from django.conf import settings
@@ -24,6 +23,7 @@ from games.chat.models import ChatMessage, ChatReport
 from games.engine import text_rules
 from games.models import Seat
 from okeysite import socket_groups
+from okeysite.visible_text import cap_combining
 
 log = logging.getLogger("games.chat")
 
@@ -46,7 +46,6 @@ CHAT_ERRORS = {
 }
 
 REPORT_MAX_CHARS = 300  # ChatReport.reason's length
-MAX_COMBINING = 2  # combining marks kept after one base character
 # Bidi embeddings/overrides (U+202A-U+202E) and isolates (U+2066-U+2069) can reverse how
 # the rest of a page reads; chat lines never need them.
 BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
@@ -54,19 +53,9 @@ BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 def clean_text(text):
     """A chat line made safe to show: bidi override/isolate controls removed and at most
-    MAX_COMBINING combining marks kept after each base character (floods of marks
+    `visible_text.MAX_COMBINING` combining marks kept after each base character (floods of marks
     draw over the neighbouring lines). str -> str; surrounding spaces stripped."""
-    text = BIDI_CONTROLS.sub("", text)
-    out, marks = [], 0
-    for char in text:
-        if unicodedata.combining(char):
-            marks += 1
-            if marks > MAX_COMBINING:
-                continue
-        else:
-            marks = 0
-        out.append(char)
-    return "".join(out).strip()
+    return cap_combining(BIDI_CONTROLS.sub("", text)).strip()
 
 
 class ChatError(Exception):
@@ -102,7 +91,7 @@ def _group_send(table_id, message):
 def post(user, table_id, text):
     """Store and broadcast a chat line of `user` at table `table_id`.
 
-    The text is cleaned first (`clean_text`: no bidi controls, at most MAX_COMBINING
+    The text is cleaned first (`clean_text`: no bidi controls, at most `visible_text.MAX_COMBINING`
     combining marks per character). Checks in order: text is a non-empty string (`chat_empty`),
     no control character, surrogate or noncharacter (`bad_text`: `text_rules.refused_char`, the
     rule of the socket's frames and of client seeds), at most MAX_CHARS characters (`chat_too_long`), the user

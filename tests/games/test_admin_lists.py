@@ -98,6 +98,36 @@ def test_the_chat_lines_are_found_by_table_player_or_words(staff_client, alice, 
     assert found("zzz") == []
 
 
+def test_a_word_of_one_or_two_letters_finds_the_lines_where_it_is_a_whole_word(staff_client, alice, bob):
+    match = finished_match([alice, bob, None, None], [1, 2, 3, 4])
+    lines = {text: ChatMessage.objects.create(table=match.table, user=alice, text=text).pk
+             for text in ("gg", "GG all!", "well played, gg.", "ggwp", "eggs", "ok", "o k")}
+
+    def found(term):
+        response = staff_client.get(reverse("admin:games_chatmessage_changelist"), {"q": term})
+        assert response.status_code == 200
+        return sorted(m.pk for m in response.context["cl"].result_list)
+
+    assert found("gg") == sorted(lines[t] for t in ("gg", "GG all!", "well played, gg."))
+    assert found("Ok") == [lines["ok"]]
+    assert found("k") == [lines["o k"]]
+    assert found("ggw") == [lines["ggwp"]]  # three letters: anywhere in the line, as before
+    assert found("!") == [lines["GG all!"]]  # no letter: any line that contains it
+    help_text = staff_client.get(reverse("admin:games_chatmessage_changelist")).content.decode()
+    assert "stands as a whole word" in help_text
+
+
+def test_the_rows_checkbox_is_djangos_markup(alice):
+    from django.contrib import admin as django_admin
+
+    from games.chat.admin import ChatMessageAdmin
+
+    match = finished_match([alice, None, None, None], [1, 2, 3, 4])
+    line = ChatMessage.objects.create(table=match.table, user=alice, text='<b>"gg" & \'wp\'</b>')
+    model_admin = ChatMessageAdmin(ChatMessage, django_admin.site)
+    assert model_admin.action_checkbox(line) == django_admin.ModelAdmin.action_checkbox(model_admin, line)
+
+
 def test_the_users_list_reads_the_standings_in_one_query_for_the_page(staff_client, make_user, staff):
     def cost():
         staff_client.get(reverse("admin:auth_user_changelist"))  # the session and the staff checks, once

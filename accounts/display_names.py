@@ -15,6 +15,8 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy as _
 
+from okeysite.visible_text import cap_combining
+
 COMPUTER_NAME_MESSAGE = _("This name reads like a computer player's (\"Computer 2 · strong\"): computers "
                           "are labelled so that no one takes a player for one. Choose another name.")
 LOOK_ALIKES = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s",
@@ -61,3 +63,14 @@ def reads_as_computer(name):
         return True
     tokens = set(re.split(r"[^a-z]+", plain.translate(LOOK_ALIKES)))
     return bool(tokens & BOT_WORDS)
+
+
+def visible_name(name):
+    """`name` (str) without invisible format characters (Unicode category Cf: bidi overrides
+    and isolates, zero-width spaces and joiners, word joiners, soft hyphens) and with at most
+    `visible_text.MAX_COMBINING` combining marks after each base character,
+    spaces stripped. A right-to-left override made "\u202eresu2aq" read as the player
+    "qa2user", and "alice\u200b" read as "alice" while passing the check against user
+    names; a name of zero-width spaces left a seat with no name at all."""
+    shown = "".join(char for char in name or "" if unicodedata.category(char) != "Cf")
+    return cap_combining(shown).strip()

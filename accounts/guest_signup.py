@@ -14,7 +14,7 @@ from django.utils.decorators import method_decorator
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 
-from accounts.erasure import DELETED_PREFIX
+from accounts.erased import DELETED_PREFIX
 from accounts.guests import GUEST_PREFIX, SEEN_KEY, Guest, is_guest
 from accounts.login_limits import AccountAdapter as LoginLimitsAdapter
 

@@ -6,10 +6,9 @@ never rated and never listed in a ranking (`leaderboards.recording`, `leaderboar
 ask `is_guest` / `listed`). Signing up from a guest session turns the same row into the
 new account (`accounts.login_limits.AccountAdapter.new_user`), so its matches, seats and
 solo records simply stay where they are. A guest unused for `GUEST_LIFETIME` is removed
-by the periodic sweep (`remove_stale_guests`, run from `games.tasks.sweep`).
+by the periodic sweep (`accounts.erasure.remove_stale_guests`, run from `games.tasks.sweep`).
 """
 import secrets
-import time
 from datetime import timedelta
 
 from django.conf import settings
@@ -23,7 +22,6 @@ GUEST_PREFIX = "Guest-"
 GUEST_LIFETIME = timedelta(days=7)  # unused this long: removed
 SEEN_EVERY = timedelta(hours=1)  # `last_seen` is written at most this often per guest
 SEEN_KEY = "okey_guest_seen"  # in a guest's session: when `last_seen` was last written (epoch s)
-REMOVAL_EVERY = 600.0  # seconds between two looks for stale guests (per process)
 _ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread at a table
 
 class Guest(models.Model):
@@ -95,42 +93,6 @@ def start_guest(request):
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     request.session[SEEN_KEY] = timezone.now().timestamp()
     return user
-
-
-def stale_guests(now=None):
-    """QuerySet of the Guest rows unused for `GUEST_LIFETIME` at `now` (datetime, default now)."""
-    now = now or timezone.now()
-    return Guest.objects.filter(last_seen__lt=now - GUEST_LIFETIME).select_related("user")
-
-
-def remove_stale_guests(now=None, limit=200):
-    """Remove at most `limit` guests unused for `GUEST_LIFETIME` (`accounts.erasure.erase_user`:
-    tables only they played go, shared finished games stay under "deleted player").
-    Returns the number removed."""
-    from accounts.erasure import erase_user
-
-    removed = 0
-    for guest in stale_guests(now)[:limit]:
-        try:
-            erase_user(guest.user)
-        except get_user_model().DoesNotExist:
-            continue  # another worker's sweep removed it first
-        removed += 1
-    return removed
-
-
-_next_removal = [0.0]  # time.monotonic() of this process's next look for stale guests
-
-
-def remove_stale_guests_when_due(every=REMOVAL_EVERY):
-    """`remove_stale_guests` at most once per `every` seconds in this process: the sweep
-    calls it every couple of seconds, a look at the guests is due far less often. Returns
-    the number removed (0 when not due)."""
-    now = time.monotonic()
-    if now < _next_removal[0]:
-        return 0
-    _next_removal[0] = now + every
-    return remove_stale_guests()
 
 
 class GuestActivityMiddleware:

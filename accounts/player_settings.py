@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext, gettext_lazy as _
 
-from accounts.erasure import is_erased
+from accounts.erased import is_erased
 
 
 class PlayerSettings(models.Model):

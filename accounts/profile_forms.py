@@ -3,7 +3,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from accounts.display_names import COMPUTER_NAME_MESSAGE, reads_as_computer
+from accounts.display_names import COMPUTER_NAME_MESSAGE, reads_as_computer, visible_name
 from accounts.player_settings import PlayerSettings
 from games.forms import MOVE_TIME_CHOICES
 from games.models import BOT_LEVEL_CHOICES, RULESET_CHOICES
@@ -38,11 +38,11 @@ class PlayerSettingsForm(forms.ModelForm):
                 self.fields[f"default_{key}"].initial = defaults[key]
 
     def clean_display_name(self):
-        """Strip spaces; a display name may not be another player's user name, nor read as a
-        computer's label (`accounts.display_names`)."""
+        """Keep only what shows (`accounts.display_names.visible_name`); a display name may not
+        be another player's user name, nor read as a computer's label (`accounts.display_names`)."""
         from django.contrib.auth import get_user_model
 
-        name = (self.cleaned_data.get("display_name") or "").strip()
+        name = visible_name(self.cleaned_data.get("display_name"))
         if name and reads_as_computer(name):
             raise forms.ValidationError(COMPUTER_NAME_MESSAGE)
         if name and get_user_model().objects.filter(username__iexact=name).exclude(pk=self.instance.user_id).exists():

@@ -57,3 +57,33 @@ def test_sign_up_refuses_a_computer_user_name(client, django_user_model):
         "password1": "Tiles-and-racks-42", "password2": "Tiles-and-racks-42"})
     assert response.status_code == 200 and MESSAGES["en"] in html.unescape(response.content.decode())
     assert not django_user_model.objects.filter(email="bot@example.com").exists()
+
+
+@pytest.mark.parametrize("typed, kept", [
+    ("\u202eboB", "boB"),               # a right-to-left override: it read as "Bob"
+    ("Ali\u200bce\u2066", "Alice"),     # zero-width space, bidi isolate
+    ("Oruç\u00ad Reis\ufeff", "Oruç Reis"),  # soft hyphen, byte-order mark
+    ("Z\u0301\u0302\u0303\u0304alg\u0301o", "Z\u0301\u0302alg\u0301o"),  # a flood of combining marks
+])
+def test_a_display_name_keeps_only_what_shows(alice, typed, kept):
+    client = Client()
+    client.force_login(alice)
+    assert save_settings(client, typed).status_code == 302
+    assert PlayerSettings.for_user(alice).display_name == kept
+
+
+def test_a_display_name_of_invisible_characters_is_no_name(alice):
+    """Zero-width spaces alone left the seat nameless; the player keeps their user name."""
+    client = Client()
+    client.force_login(alice)
+    assert save_settings(client, "\u200b\u200b\u2060").status_code == 302
+    assert PlayerSettings.for_user(alice).display_name == ""
+
+
+@pytest.mark.parametrize("typed", ["bob\u200b", "B\u2060ob", "\u202ebob"])
+def test_hidden_characters_do_not_pass_for_another_players_user_name(alice, bob, typed):
+    client = Client()
+    client.force_login(alice)
+    response = save_settings(client, typed)
+    assert response.status_code == 200 and "another player" in html.unescape(response.content.decode())
+    assert PlayerSettings.for_user(alice).display_name == ""

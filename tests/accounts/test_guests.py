@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from accounts import guests
+from accounts import erasure, guests
 from accounts.guests import Guest
 from games import tasks
 from games.models import Seat, Table
@@ -137,7 +137,7 @@ def test_guests_unused_for_7_days_are_removed_by_the_sweep_and_others_games_stay
     Guest.objects.filter(user_id__in=[stale.pk, shared_stale.pk]).update(last_seen=old)
     Guest.objects.filter(user_id=fresh.pk).update(last_seen=timezone.now() - timedelta(days=6))
 
-    guests._next_removal[0] = 0.0  # due now in this process
+    erasure._next_removal[0] = 0.0  # due now in this process
     done = tasks.sweep()
     assert done["guests_removed"] == 2
     users = get_user_model().objects
@@ -161,4 +161,4 @@ def test_a_guest_who_keeps_playing_stays_fresh(client):
     session.save()
     client.get("/")
     assert Guest.objects.get(user=guest).last_seen > timezone.now() - timedelta(minutes=1)
-    assert not guests.stale_guests(timezone.now() + timedelta(days=6)).exists()
+    assert not erasure.stale_guests(timezone.now() + timedelta(days=6)).exists()

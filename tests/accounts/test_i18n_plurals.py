@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import ngettext
 
@@ -58,6 +59,23 @@ def test_the_login_page_uses_the_navigations_words(client, lang):
     page = client.get("/accounts/login/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
     assert page.count(log_in) >= 3  # nav link, page heading, button
     assert "Sign In" not in page
+
+
+@pytest.mark.django_db
+def test_turkish_account_pages_call_the_password_one_thing(client, alice):
+    """allauth says "şifre", Django's auth forms and password validators "parola": the
+    Turkish sign-up (with the validators' refusals), log-in and password pages say "şifre"."""
+    tr = {"HTTP_ACCEPT_LANGUAGE": "tr"}
+    pages = [client.get("/accounts/signup/", **tr), client.get("/accounts/login/", **tr),
+             client.post("/accounts/signup/", {"username": "kisasifre", "email": "k@example.com",
+                                               "password1": "1234", "password2": "12345"}, **tr)]
+    refused = pages[-1].content.decode()
+    assert "Şifre" in refused and "kısa" in refused  # the form came back with the length refusal
+    client.force_login(alice)
+    pages += [client.get(reverse(name), **tr) for name in ("account_change_password", "player_settings", "your_data")]
+    for page in pages:
+        text = page.content.decode()
+        assert page.status_code == 200 and "arola" not in text, re.findall(r".{40}arola.{40}", text)
 
 
 JS_STRING = re.compile(r"""\b_\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")

@@ -20,6 +20,13 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 PASSWORD = "pw-alice-1234"
 
 
+@pytest.fixture(autouse=True)
+def no_heartbeat_close(settings):
+    """These sockets never answer the server's ping; on a loaded host a socket quiet on its own
+    turn would be closed by the heartbeat (4408) before the session's close (4401) arrives."""
+    settings.OKEY_WS_PROBE_DEAD = 3600
+
+
 @database_sync_to_async
 def logged_in(user, password=PASSWORD):
     """A Client logged in through the login form (a real session row). Returns it."""

@@ -1,7 +1,9 @@
 """Creating a solo table -> its rack on the screen, in the README's embedded mode.
 
-Starts the site as `tests/browser` does (daphne, SQLite, in-memory layer, worker in the
-process; the site's own OKEY_SEED_WINDOW and OKEY_SOLO_SEED_CAP defaults), signs a player
+Starts the site as `make run` does (`collectstatic` first, so the table's modules go out as
+the one compressed bundle; daphne, SQLite, in-memory layer, worker in the process; the
+site's own OKEY_SEED_WINDOW and OKEY_SOLO_SEED_CAP defaults; `--source` serves `static/` as
+it is, the way the browser tests do), signs a player
 up in headless chromium and, `--count` times, submits the lobby's create-table form (solo,
 okey51) in a fresh browser context (a cold cache) and times the click to the first tile of
 the rack, on the table page's own clock: from the form's submission (the navigation's
@@ -17,12 +19,13 @@ and the median and worst, in seconds. A figure, not a test:
 import argparse
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from tests.browser.conftest import CHROMIUM, base_env, register, serve
+from tests.browser.conftest import CHROMIUM, ROOT, base_env, register, serve
 
 
 def create_and_time(browser, url, latency_ms, storage_state):
@@ -86,12 +89,19 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=5)
     parser.add_argument("--latency", type=int, default=0, help="added latency per request, ms")
+    parser.add_argument("--source", action="store_true",
+                        help="serve static/ uncollected (the browser tests' way), not as `make run` does")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
     workdir = Path(tempfile.mkdtemp(prefix="table-start-"))
+    static_root = workdir / "static"
+    static_root.mkdir()
     env = base_env(DATABASE_URL=f"sqlite:///{workdir / 'db.sqlite3'}", OKEY_SEED_WINDOW="3",
-                   OKEY_MAX_ACTIVE_TABLES="100", OKEY_TABLES_PER_HOUR="1000")
+                   OKEY_MAX_ACTIVE_TABLES="100", OKEY_TABLES_PER_HOUR="1000", OKEY_STATIC_ROOT=str(static_root))
+    if not args.source:
+        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT,
+                       env={**os.environ, **env}, check=True)
     with serve(workdir, env, name="bench-table-start") as url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         page = browser.new_page()
@@ -110,7 +120,7 @@ def main(argv=None):
     walls = [took for took, _ in figures]
     print(f"create -> rack shown: median {statistics.median(times):.3f} s, worst {max(times):.3f} s"
           f" (Playwright wall clock median {statistics.median(walls):.3f} s; latency +{args.latency} ms,"
-          f" {args.count} tables, cold cache each)")
+          f" {args.count} tables, cold cache each, static files {'as in static/' if args.source else 'collected'})")
     print(f"same run, baseline: a cold context opens the rules page (no table, no socket), to DOMContentLoaded:"
           f" median {statistics.median(baseline):.3f} s, worst {max(baseline):.3f} s; load average"
           f" {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")

@@ -14,12 +14,17 @@
   an unknown type or an ill-typed field is `bad_action`, refused before any lock.
 - `FrameBudget`: the per-socket token bucket, with the flood score that closes a socket
   (1008) that keeps sending faster than it may.
-- `dumps`: the compact JSON text of a frame a socket sends (table and lobby sockets).
+- `dumps`: the compact JSON text of a frame a socket sends (table and lobby sockets), and
+  of every view the writer serialises: the same text as `json.dumps(frame, separators=(",",
+  ":"))`, written by orjson, about four times faster on a view.
 
 Every refusal is a `Refused`: a close code, or an error code of `games.errors`.
 """
+import codecs
 import json
 import time
+
+import orjson
 
 from games.engine import text_rules
 from games.engine.actions import FIELDS
@@ -45,9 +50,40 @@ class Refused(Exception):
         self.close = close
 
 
+def _json_escapes(error):
+    # The `\\uXXXX` escapes `json.dumps` writes (ensure_ascii) for characters beyond ASCII,
+    # as UTF-16 code units: a surrogate pair beyond the Basic Multilingual Plane.
+    out = []
+    for char in error.object[error.start:error.end]:
+        code = ord(char)
+        if code < 0x10000:
+            out.append(f"\\u{code:04x}")
+        else:
+            code -= 0x10000
+            out.append(f"\\u{0xD800 | code >> 10:04x}\\u{0xDC00 | code & 0x3FF:04x}")
+    return "".join(out), error.end
+
+
+codecs.register_error("okey-json-escapes", _json_escapes)
+
+
 def dumps(frame):
-    """`frame` (dict) as compact JSON text (str), the form every frame a socket sends takes."""
-    return json.dumps(frame, separators=(",", ":"))
+    """`frame` (dict) as compact JSON text (str), the form every frame a socket sends and
+    every view the writer serialises takes: exactly the text of `json.dumps(frame,
+    separators=(",", ":"))` (non-ASCII characters escaped, integer keys as strings), so
+    every client reads the same bytes; only a float in exponent form is spelt otherwise
+    (1e16 for 1e+16, the same number: no frame holds one). Written by orjson, which a view's share of the
+    writer's CPU asks for; what orjson does not take (an integer beyond 64 bits) is left to
+    `json`. Raises TypeError for what is not JSON."""
+    try:
+        data = orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS)
+    except orjson.JSONEncodeError:
+        return json.dumps(frame, separators=(",", ":"))
+    if b"\x7f" in data:  # DEL, which json escapes and orjson does not (no text field takes it)
+        return json.dumps(frame, separators=(",", ":"))
+    if data.isascii():
+        return data.decode("ascii")
+    return data.decode("utf-8").encode("ascii", "okey-json-escapes").decode("ascii")
 
 
 def _no_constant(name):

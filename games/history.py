@@ -28,7 +28,7 @@ def _table_tiles(table):
     return Counter(_bare(t) for meld in table or () for t in meld)
 
 
-def public_moves(rows, viewer, pile=(), limit=LIMIT):
+def public_moves(rows, viewer, pile=(), limit=LIMIT, shared=None):
     """The moves `viewer` may see, oldest first.
 
     Args: `rows` — the round's latest logged moves, oldest first (at most `limit` + 1: a
@@ -45,6 +45,9 @@ def public_moves(rows, viewer, pile=(), limit=LIMIT):
     `pass` True for a rami draw on an empty pile; `then` for a take; `melds`, `tiles`,
     `owner`, `meld` and, for rami's `play`, `table` and `laid` (the rack tiles it put on
     the table, when the table before it is known).
+    `shared`: a dict kept across the calls for the views of one version (the same `rows`
+    and `pile`): a move every seat sees alike is made once, and the views share its dict
+    (treat the moves as read-only).
     """
     rows = list(rows)
     out = []
@@ -52,7 +55,15 @@ def public_moves(rows, viewer, pile=(), limit=LIMIT):
     if rows and rows[0]["number"] == 1:
         table_before = []
     for i, row in enumerate(rows):
-        move = _public(row, rows[i - 1] if i else None, viewer, pile, table_before)
+        if shared is None:
+            move = _public(row, rows[i - 1] if i else None, viewer, pile, table_before)
+        else:
+            # only a draw (its tile) and a hidden refusal (its tile) read differently by seat
+            own = (row["action"] or {}).get("type") == "draw" or (row["result"] or "ok") in HIDDEN_REFUSALS
+            key = (row["number"], viewer == row["seat"] if own else None)
+            move = shared.get(key)
+            if move is None:
+                move = shared[key] = _public(row, rows[i - 1] if i else None, viewer, pile, table_before)
         if move["type"] == "play" and move["result"] == "ok":
             table_before = move.get("table") or []
         if len(rows) - i <= limit:

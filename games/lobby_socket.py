@@ -33,7 +33,7 @@ class LobbyConsumer(DirectDispatch, HeartbeatMixin, AsyncWebsocketConsumer):
     # subscription and a receive task per socket in pub/sub mode) would only cost. Channels
     # makes none for an alias with no layer configured.
     channel_layer_alias = "lobby-sockets-have-no-channel"
-    lobby_pending = None  # frames held by the relay while connecting (list), else None
+    relay_pending = None  # frames held by the relay while connecting (list), else None
     lobby_language = None  # the socket's language (LANGUAGES code), set at connect; read by the relay
     close_when_idle = False  # a lobby socket holds no seat: silence costs nothing but its broadcasts
     # Live lobby sockets of this process per client address. Counted in memory, not in the
@@ -59,12 +59,12 @@ class LobbyConsumer(DirectDispatch, HeartbeatMixin, AsyncWebsocketConsumer):
         # Registered before the list is read, so a change committed after the read reaches
         # it; frames the relay brings meanwhile wait until the first list went out, in order,
         # as they did in the socket's own channel queue.
-        self.lobby_pending = []
+        self.relay_pending = []
         await lobby_relay.register(self)
         await self.send_tables()
-        while self.lobby_pending:
-            await self.send(text_data=self.lobby_pending.pop(0))
-        self.lobby_pending = None
+        while self.relay_pending:
+            await self.send(text_data=self.relay_pending.pop(0))
+        self.relay_pending = None
 
     async def disconnect(self, code):
         if getattr(self, "address", None) is not None:

@@ -6,11 +6,11 @@ the commit path builds every seat's view of a new version once with `version_vie
 from the rows it already holds (ARCHITECTURE.md invariant 3). A view's only
 language-dependent text is a computer's name: `localize()` puts it in a socket's language.
 """
-import json
 import logging
 import threading
 from collections import OrderedDict
 from contextlib import nullcontext
+from functools import lru_cache
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -23,6 +23,7 @@ from accounts.player_settings import display_name
 from games import history, results, seeding_state
 from games.engine import api
 from games.errors import TableError
+from games.frames import dumps
 from games.models import BOT_LEVEL_CHOICES, Game, Move, Seat, Table, ruleset_name
 from games.prepared import Prepared, PreparedRows
 
@@ -38,8 +39,16 @@ def computer_label(index, level):
 
     Args: `index` (0-based seat), `level` (bot level id). Returns str: seat index 1 ->
     "Computer 2 · normal"."""
+    return _computer_label(translation.get_language(), index, level)
+
+
+@lru_cache(maxsize=1024)
+def _computer_label(language, index, level):
+    # Every view of every version names its computers again (and once more per socket
+    # language): the few labels a language has are looked up once per process.
     levels = dict(BOT_LEVEL_CHOICES)
-    return gettext("Computer %(number)s · %(level)s") % {"number": index + 1, "level": levels.get(level, level)}
+    with translation.override(language):
+        return gettext("Computer %(number)s · %(level)s") % {"number": index + 1, "level": levels.get(level, level)}
 
 
 def players_info(table, seats):
@@ -53,14 +62,16 @@ def players_info(table, seats):
     seat)}."""
     teams = api.ruleset(table.ruleset).team_totals(table.options, [0] * len(seats)) is not None
     out = []
+    computer_face = None
     for seat in seats:
         if seat.user_id:
             info = {"name": display_name(seat.user), "user": seat.user.get_username(), "computer": None,
                     "connected": seat.connected, "autoplay": seat.autoplay, "empty": False,
                     "left": results.has_left(seat), "avatar": face_url(seat.user_id)}
         elif seat.bot_level:
+            computer_face = computer_face or computer_face_url()  # one address for every computer
             info = {"name": computer_label(seat.index, seat.bot_level), "user": None, "computer": seat.bot_level,
-                    "connected": True, "autoplay": False, "empty": False, "avatar": computer_face_url()}
+                    "connected": True, "autoplay": False, "empty": False, "avatar": computer_face}
         else:
             info = {"name": None, "user": None, "computer": None, "connected": False, "autoplay": False,
                     "empty": True, "avatar": None}
@@ -189,7 +200,7 @@ _MOVES_AFTER = Prepared(lambda number, round_id: Move.objects.filter(number__gt=
                         .only(*MOVE_FIELDS).order_by("-number")[:history.LIMIT + 1])
 
 
-def view_for(game, table, seats, seat_index, moves=None, seeding=None):
+def view_for(game, table, seats, seat_index, moves=None, seeding=None, players=None, shared=None):
     """The view of seat `seat_index` (None: a spectator) from loaded rows (docs/protocol.md
     §5): `api.view(position, seat)` plus version, deadline (epoch ms),
     deadline_kind, players (`players_info`), totals, table_id, status, mode, round_index,
@@ -203,7 +214,9 @@ def view_for(game, table, seats, seat_index, moves=None, seeding=None):
     `history.public_moves`, when `moves` — the rows of `recent_moves` — are given) and, on
     assisted tables only, penalty_tiles for the viewer's own seat (`api.penalty_tiles`,
     RULES.md §6). Never another seat's rack, never the pile. `seeding`: the seeding frame
-    if already read (every seat's view of a version shows the same one)."""
+    if already read (every seat's view of a version shows the same one); `players`: the
+    `players_info` list if already built (the same in every view of a version: shared,
+    never changed); `shared`: `history.public_moves`'s dict for the views of one version."""
     rules = api.ruleset(table.ruleset)
     rnd, match = game.round, game.match
     if game.position is not None:
@@ -220,7 +233,7 @@ def view_for(game, table, seats, seat_index, moves=None, seeding=None):
         "move_time": table.move_time,
         "deadline": _epoch_ms(game.deadline),
         "deadline_kind": game.deadline_kind or None,
-        "players": players_info(table, seats),
+        "players": players if players is not None else players_info(table, seats),
         "totals": totals,
         "round_index": rnd.index if rnd else None,
         "rounds": match.rounds_planned if match else rules.match_length(table.options, table.players),
@@ -247,16 +260,16 @@ def view_for(game, table, seats, seat_index, moves=None, seeding=None):
         view["seeding"] = seeding if seeding is not None else seeding_state.seeding_frame(game)
     if moves is not None:
         dealt = (rnd.initial_position or {}) if rnd else {}
-        view["moves"] = history.public_moves(moves, seat_index, dealt.get("pile") or ())
+        view["moves"] = history.public_moves(moves, seat_index, dealt.get("pile") or (), shared=shared)
     return view
 
 
-def version_views(game, table, seats, moves=None, public=True):
+def version_views(game, table, seats, moves=None, public=True, seeding=None):
     """Every view of the game's current version, built once from loaded rows (one query,
     `recent_moves`, unless `moves` — its rows for the game's round — are given). Args:
     `game` (with its round and match), `table`, `seats` (in seat order, with their users),
     `public` (False: nobody watches, no public view is built); a seeding window's round
-    costs one more query.
+    costs one more query unless its frame (`seeding_state.seeding_frame`) is given as `seeding`.
     Returns (public view for spectators or None, {seat index: (user id,
     view)} for each seat a user sits in; a player who left the match watches, like
     `snapshot`, with the public view). Computers' names are in the active language
@@ -264,9 +277,12 @@ def version_views(game, table, seats, moves=None, public=True):
     if moves is None:
         moves = recent_moves(game.round_id)
     # a seeding window's frame is the same in every view: its round is read once
-    seeding = seeding_state.seeding_frame(game) if game.deadline_kind == Game.Deadline.SEED else None
-    public = view_for(game, table, seats, None, moves, seeding) if public else None
-    own = {seat.index: (seat.user_id, view_for(game, table, seats, seat.index, moves, seeding))
+    if seeding is None and game.deadline_kind == Game.Deadline.SEED:
+        seeding = seeding_state.seeding_frame(game)
+    players = players_info(table, seats)  # public: the same list in every view
+    shared = {}  # the moves every seat sees alike, made once
+    public = view_for(game, table, seats, None, moves, seeding, players, shared) if public else None
+    own = {seat.index: (seat.user_id, view_for(game, table, seats, seat.index, moves, seeding, players, shared))
            for seat in seats if seat.user_id and not seat.left}
     return public, own
 
@@ -277,9 +293,9 @@ def localize(view, language):
     players = view.get("players") or ()
     if not any(p.get("computer") for p in players):
         return view
-    with translation.override(language) if language else nullcontext():
-        named = [dict(p, name=computer_label(i, p["computer"])) if p.get("computer") else p
-                 for i, p in enumerate(players)]
+    language = language or translation.get_language()
+    named = [dict(p, name=_computer_label(language, i, p["computer"])) if p.get("computer") else p
+             for i, p in enumerate(players)]
     return dict(view, players=named)
 
 
@@ -287,7 +303,7 @@ def view_text(view, language):
     """`view` (dict) as compact JSON text with its computers named in `language` (a
     LANGUAGES code): serialised once where the version is committed, so a socket of that
     language forwards the text as it is (`snapshot_frame`)."""
-    return json.dumps(localize(view, language), separators=(",", ":"))
+    return dumps(localize(view, language))
 
 
 def snapshot_frame(version, text):

@@ -14,7 +14,7 @@ import time
 
 from celery import shared_task
 
-from accounts import guests
+from accounts import erasure
 from games import compaction, reviews
 from games.arena import service as arena
 from games.play import quickmatch, rematch, seeding, turns
@@ -81,7 +81,7 @@ def sweep(startup=False):
     socket presence rows, start the quick-match tables and rematches whose start task
     was lost, and run the arenas (`games.arena.service.tick`: the scheduled arenas made,
     finished matches scored, waiting players paired), and every few minutes remove the
-    guest accounts unused for 7 days (`accounts.guests.remove_stale_guests_when_due`), and
+    guest accounts unused for 7 days (`accounts.erasure.remove_stale_guests_when_due`), and
     every few minutes review the rounds of the last day whose review task was lost
     (`reviews.review_lost_when_due`)
     (periodic; `startup` re-arms every pending deadline). Returns {"timers", "recorded",
@@ -91,7 +91,7 @@ def sweep(startup=False):
     done["quick_started"] = quickmatch.start_overdue()
     done["rematches_started"] = rematch.start_overdue()
     done["arenas"] = arena.tick()
-    done["guests_removed"] = guests.remove_stale_guests_when_due()
+    done["guests_removed"] = erasure.remove_stale_guests_when_due()
     done["reviews"] = reviews.review_lost_when_due()
     return done
 

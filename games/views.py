@@ -314,6 +314,10 @@ def table_invite(request, code):
         return redirect("lobby")
     attempt.give_back()
     if table.status == Table.Status.OPEN and not request.user.is_authenticated:
+        # a visitor from a friend's link would otherwise see a bare login form
+        messages.info(request, gettext("You are invited to a table of %(game)s: log in or sign up, "
+                                       "and you come back to it to take your seat.")
+                      % {"game": table.get_ruleset_display()})
         return redirect_to_login(request.get_full_path())
     invites.remember(request, table)
     return redirect("table", table_id=table.pk)

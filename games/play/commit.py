@@ -19,13 +19,17 @@ soon (`send_due_timer`). A version that keeps its deadline (a draw inside a turn
 seat's player coming back, a seed arriving) sends no timer: the one on its way, or the
 sweep's, plays the turn when the deadline comes, on the position of that moment.
 
-Each version's views are built once, here, inside the transaction, from the position
-and rows the writer holds (`snapshot.version_views`): every seated user's view goes to
+Each version's views are built once, here, from the position and rows the writer holds
+(`snapshot.version_views`), right after the commit and outside the lock: the lock is held
+only for reading and writing rows, and the writer's objects are the committed state, so
+nothing is read again (a second version in the same transaction has the first one's
+views built before it changes anything). Every seated user's view goes to
 that user's own group at the table (`socket_groups.seat_group`), the public view to the
 table group for the spectators (ARCHITECTURE.md invariant 3: a view is built for one seat and sent only to
 that seat). Sockets forward what they receive instead of reading the game back. A human's
 move is the exception: its socket sends the actor's view itself, as the writer serialised
-it (`text_of`), and the seat group hears of it only when that seat has another socket.
+it (`text_of`, once the transaction committed), and the seat group hears of it only when
+that seat has another socket.
 """
 import logging
 from contextlib import contextmanager
@@ -37,7 +41,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import history, prepared, snapshot
+from games import history, prepared, seeding_state, snapshot
 from games.engine import api
 from games.errors import TableError
 from games.models import Game, Match, Move, Round, Seat, Table
@@ -73,6 +77,7 @@ class Write:
         self._version_before = game.version  # committed: the row is locked at it
         self._armed_before = (game.deadline_kind, game.deadline)
         self.texts = {}  # {seat index: (serialised view, its language)} of the last broadcast
+        self._pending = None  # the broadcast of a version committed here whose views are not built yet
 
     @cached_property
     def table(self):
@@ -111,6 +116,7 @@ class Write:
         Returns the public round-end frame (`snapshot.round_end_frame`) when this change
         ended the round, else None.
         """
+        self._publish()  # an earlier version of this transaction is built before this one changes it
         game, table = self.game, self.table
         now = timezone.now()
         if position is not None:
@@ -136,12 +142,14 @@ class Write:
     def notify(self, refresh=True, origin=None):
         """Tell the table's sockets that seats or players changed while the version stays
         (a seat taken or left before the match, a connection opened or closed)."""
+        self._publish()
         self._broadcast(refresh, origin, None)
 
     def text_of(self, seat_index):
         """The view of `seat_index` this transaction broadcast, as it was serialised for its
         seat group: (text (str, `snapshot.view_text`), language its computers are named in,
-        whether it shows that seat to move (`snapshot.seat_to_move`)), or None. The actor's
+        whether it shows that seat to move (`snapshot.seat_to_move`)), or None (also before
+        the transaction committed: the views are built after the commit). The actor's
         socket sends it as it is: a view is serialised once."""
         return self.texts.get(seat_index)
 
@@ -258,15 +266,42 @@ class Write:
     # ------------------------------------------------------------- after commit
 
     def _broadcast(self, refresh, origin, round_end, delivered=None):
-        # Built now, inside the transaction, so the views show exactly what commits.
+        # What the views need is gathered now, inside the transaction: the move rows (the
+        # logged ones, else read under the lock, so they are this version's) and a seeding
+        # window's frame. The views themselves and their JSON, most of a version's CPU in
+        # the writer, are built after the commit (`_publish`), with the lock released.
         logged = getattr(self, "_moves", None)
         moves = logged[1] if logged and logged[0] == self.game.round_id else None
+        if moves is None:
+            moves = snapshot.recent_moves(self.game.round_id)
+        seeding = seeding_state.seeding_frame(self.game) if self.game.deadline_kind == Game.Deadline.SEED else None
         # The public view is built only for a table someone watches: spectators, or a
         # player who left the match. Without one, the table group hears of the version
         # without a view, and a spectator who arrived meanwhile reads its snapshot itself.
         watched = self.table.spectators > 0 or any(s.user_id and s.left for s in self.seats)
-        public, own = snapshot.version_views(self.game, self.table, self.seats, moves, watched)
-        update = _update(self.game.version, refresh, origin, round_end)
+        pending = self._pending = _Pending(_update(self.game.version, refresh, origin, round_end), moves, seeding,
+                                           watched, delivered)
+        transaction.on_commit(lambda: self._publish(pending))
+
+    def _publish(self, only=None):
+        # Build and send the pending version's views: once its transaction committed (its
+        # on-commit hook, in the order it was committed beside the other after-commit
+        # sends; `only`: that hook's version, nothing when it was built already), or earlier
+        # when the same transaction is about to make another version.
+        pending = self._pending
+        if pending is None or (only is not None and pending is not only):
+            return
+        self._pending = None
+        try:
+            self._send_views(pending)
+        except Exception:  # noqa: BLE001 - the version is committed: its sockets catch up on their next sync
+            log.exception("building the views of table %s version %s failed", self.table.pk,
+                          pending.update["version"])
+
+    def _send_views(self, pending):
+        public, own = snapshot.version_views(self.game, self.table, self.seats, pending.moves, pending.watched,
+                                             seeding=pending.seeding)
+        update = pending.update
         # Each view travels serialised, its computers named in the language its sockets most
         # likely use: a socket of that language forwards the text without decoding it.
         default = settings.LANGUAGE_CODE
@@ -276,9 +311,9 @@ class Write:
         # Nothing sent that nobody reads: without a watcher, the seated sockets (which drop
         # the table message: each has its own view) are all the table group holds. A
         # spectator arriving now reads its snapshot after it is counted (`spectators.recount`
-        # updates the table row, so it waits for this lock). A refresh still goes out: a
+        # updates the table row, so it waited for the lock). A refresh still goes out: a
         # socket whose seat was just given up hears of it there.
-        messages = [(self.table.group_name, seen)] if public is not None or refresh else []
+        messages = [(self.table.group_name, seen)] if public is not None or update["refresh"] else []
         for index, (uid, view) in own.items():
             lang = snapshot.seat_language(self.seats[index])
             text = snapshot.view_text(view, lang)
@@ -286,7 +321,7 @@ class Write:
             self.texts[index] = (text, lang, to_move)
             # The acting socket sends its own view (`text_of`), faster than through its
             # seat group (bench/live_tables.py); the group copy is for the seat's other sockets.
-            if index == delivered and self.seats[index].connections <= 1:
+            if index == pending.delivered and self.seats[index].connections <= 1:
                 continue
             messages.append((socket_groups.seat_group(self.table.pk, uid),
                              dict(update, type="table.view", text=text, lang=lang, seat=index, to_move=to_move)))
@@ -311,6 +346,18 @@ class Write:
             transaction.on_commit(lambda: _record(match_id))
             self.lobby_changed()  # the lobby lists running matches to watch: this one is over
 
+
+
+@dataclass
+class _Pending:
+    # One committed version's broadcast waiting for its views: the table message's fields
+    # (`_update`), the move rows and seeding frame its views show, whether the table is
+    # watched, and the seat whose acting socket sends its own view.
+    update: dict
+    moves: list
+    seeding: dict | None
+    watched: bool
+    delivered: int | None
 
 
 REVIEW_TASK = "games.tasks.review_round"

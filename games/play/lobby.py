@@ -2,13 +2,13 @@
 that changed it, the list is read once (`snapshot.named_open_tables`), serialised once
 per site language and sent to every lobby socket through one group; each socket gets the
 frame of its own language (the computers' names are the list's only translated text)."""
-import json
 import logging
 
 from django.conf import settings
 from django.db import transaction
 
 from games import snapshot
+from games.frames import dumps
 from okeysite import socket_groups
 
 log = logging.getLogger("games.play")
@@ -17,7 +17,7 @@ LOBBY_GROUP = socket_groups.LOBBY  # Channels group of the lobby sockets
 
 
 def _frame(tables):
-    return json.dumps({"type": "tables", "tables": tables}, separators=(",", ":"))
+    return dumps({"type": "tables", "tables": tables})
 
 
 def lobby_frame(language=None):

@@ -78,7 +78,10 @@ def submit_action(user, table_id, action, expected_version):
             seat.save(update_fields=["autoplay", "consecutive_timeouts"])
         round_end = write.commit(step.position, [commit.Played(seat.index, played, Move.Actor.HUMAN, step)],
                                  delivered=seat.index)
-        return Outcome(step.accepted, game.version, step.code, round_end, write.text_of(seat.index))
+        outcome = Outcome(step.accepted, game.version, step.code, round_end)
+    # the views are built once the transaction committed, with the lock released
+    outcome.text = write.text_of(seat.index)
+    return outcome
 
 
 def expire_turn(game_id, token):

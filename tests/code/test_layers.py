@@ -10,7 +10,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 READ_SIDE = ["games/snapshot.py", "games/history.py", "games/records.py", "games/replays.py",
              "games/frames.py", "games/move_text.py", "games/seeding_state.py", "games/prepared.py"]
-WRITER_AND_SOCKETS = ("games.play", "games.consumers", "games.lobby_socket", "games.lobby_relay",
+WRITER_AND_SOCKETS = ("games.play", "games.consumers", "games.lobby_socket", "games.lobby_relay", "games.group_relay",
                       "games.tasks", "games.views", "games.heartbeat",
                       "games.direct_dispatch", "games.socket_scope")
 # What accounts/ may read of games (docs/layers.md: the profile lists a player's matches,

@@ -23,10 +23,14 @@ from bench.stack import PrivateRedis, beat, site_env, worker
 ROOT = Path(__file__).resolve().parents[2]
 PG = "postgres://postgres@127.0.0.1:5432"
 # (horizon, move time) in seconds: the move time beyond the horizon, so the sweep sends each
-# timer. Before the restart the site's kind of horizon; for it a long one, so a worker
-# restarted on a busy machine (60 s seen) is up before the deadlines whose timers it lost.
+# timer. Before the restart the site's kind of horizon.
 SWEEP_PATH = (4, 10)
-RESTART = (110, 120)
+# For the restart the move time is set from how long this machine took to start the worker
+# just before (`restart_times`): a worker restarted on a busy machine (60 s seen) must be up
+# before the deadlines whose timers it lost, and a fixed 120 s mostly waited on an idle one.
+# The sweep sends each timer SENT_AFTER seconds after its table's commit; the test then
+# kills the worker and starts another.
+SENT_AFTER = 10
 TABLES = 3
 ON_TIME = timedelta(seconds=0.5)
 
@@ -109,6 +113,17 @@ def lateness(log, games):
     return out
 
 
+def restart_times(startup):
+    """(horizon, move time) in seconds for the restart phase, given `startup`, the seconds
+    a worker took to start and run its start-up sweep on this machine just before: the sweep sends each timer
+    SENT_AFTER s after its commit (the three tables are committed within about 10 s), then
+    the worker is killed and started again, which gets three times `startup` (at least 20 s)
+    to be up before the first of those deadlines. At most 120 s, the fixed move time this
+    phase had, which left time enough for a restart on a busy machine (60 s seen)."""
+    move_time = min(120, SENT_AFTER + 10 + max(20, 3 * round(startup)))
+    return move_time - SENT_AFTER, move_time
+
+
 def on_time(late):
     return all(abs(s) <= ON_TIME.total_seconds() for times in late.values() for s in times)
 
@@ -149,6 +164,7 @@ def test_a_move_timeout_fires_on_time_from_the_sweep_and_after_a_worker_restart(
                 return [row[0] for row in conn.execute("SELECT id FROM games_game WHERE table_id = ANY(%s)",
                                                        (json.loads(made.stdout.strip().splitlines()[-1]),))]
 
+        began = time.monotonic()
         procs = {"worker": start_worker(SWEEP_PATH[0]),
                  "beat": subprocess.Popen(beat(tmp_path / "schedule"), cwd=ROOT, env=env, stdout=logs["beat"],
                                           stderr=subprocess.STDOUT)}
@@ -157,6 +173,7 @@ def test_a_move_timeout_fires_on_time_from_the_sweep_and_after_a_worker_restart(
         try:
             # The sweep sends each move timer once it is due soon; the worker fires it on time.
             wait_for(lambda: ready(1), 180, "the worker")
+            first_startup = time.monotonic() - began
             # Not timed: the worker's first computer turn loads the bots (seconds on a busy machine).
             warm = create("warm", SWEEP_PATH[1])
             wait_for(lambda: timeouts(database, warm, 1), 3 * SWEEP_PATH[1] + 60, "a first timeout")
@@ -169,24 +186,36 @@ def test_a_move_timeout_fires_on_time_from_the_sweep_and_after_a_worker_restart(
             # A worker killed with the timers it holds: the one started after it sends them again.
             procs["worker"].terminate()
             procs["worker"].wait(30)
-            procs["worker"] = start_worker(RESTART[0])
+            horizon, move_time = restart_times(first_startup)
+            started = time.monotonic()
+            procs["worker"] = start_worker(horizon)
             wait_for(lambda: ready(2), 180, "the worker with the long horizon")
-            games = create("restart", RESTART[1])
+            # from the slower of the two starts; a worker sweeps with the horizon it started with
+            slower = restart_times(max(first_startup, time.monotonic() - started))
+            if slower != (horizon, move_time):
+                horizon, move_time = slower
+                procs["worker"].terminate()
+                procs["worker"].wait(30)
+                procs["worker"] = start_worker(horizon)
+                wait_for(lambda: ready(3), 180, "the worker with the longer horizon")
+            print(f"worker start-up {first_startup:.1f} s, restart move time {move_time} s")
+            sweeps = (tmp_path / "worker.log").read_text(errors="replace").count("start-up sweep:")
+            games = create("restart", move_time)
 
             def held():  # every first move deadline's timer sent by the sweep
                 with psycopg.connect(database) as conn:
                     return conn.execute("SELECT count(*) FROM games_game WHERE id = ANY(%s) AND deadline_kind = "
                                         "'move' AND timer_sent = deadline", (games,)).fetchone()[0] == TABLES
 
-            wait_for(held, RESTART[1], "the sweep to send the timers")
+            wait_for(held, move_time, "the sweep to send the timers")
             procs["worker"].kill()
             procs["worker"].wait(10)
-            procs["worker"] = start_worker(RESTART[0])
-            wait_for(lambda: ready(3), RESTART[1], "the restarted worker's start-up sweep")
+            procs["worker"] = start_worker(horizon)
+            wait_for(lambda: ready(sweeps + 1), move_time, "the restarted worker's start-up sweep")
             up = time.time()
-            wait_for(lambda: timeouts(database, games, 1), 2 * RESTART[1] + 60, "the timeouts after it")
+            wait_for(lambda: timeouts(database, games, 1), 2 * move_time + 60, "the timeouts after it")
             # else the test proves nothing: each deadline fell due after the new worker was up
-            assert all(min(monitor.seen[game]).timestamp() > up for game in games), (monitor.seen, up)
+            assert all(min(monitor.seen[game]).timestamp() > up for game in games), (monitor.seen, up, move_time)
             late = lateness(tmp_path / "worker.log", games)
             assert len(late) == TABLES and on_time(late), late
             assert not sent_at_commit(monitor, games)

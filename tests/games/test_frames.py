@@ -88,3 +88,20 @@ def test_the_budget_answers_a_few_drops_then_closes_a_flood():
     for _ in range(200):
         now[0] += 0.1
         assert calm.take() == "ok"
+
+
+@pytest.mark.parametrize("value", [
+    {"type": "snapshot", "players": [{"name": "Bilgisayar 2 · normal"}, {"name": "Ayşe Öztürk"}]},
+    {"text": "emoji 😀, CJK 漢字, separators \u2028\u2029, controls \x00\x1f\x7f \n\t\"\\ /"},
+    {"seats": {0: "a", 3: "b"}, "nested": [[], {}, [None, True, False]], "n": -(2 ** 63), "big": 2 ** 64},
+    {"lone": "\ud800 a lone surrogate"},
+    {"tiles": ["R1", "F"], "deadline": 1765000000000, "half": 0.5, "empty": ""},
+])
+def test_dumps_writes_exactly_the_standard_librarys_compact_text(value):
+    # Clients and the views serialised by the writer read the bytes json.dumps gave.
+    assert frames.dumps(value) == json.dumps(value, separators=(",", ":"))
+
+
+def test_dumps_refuses_what_is_not_json():
+    with pytest.raises(TypeError):
+        frames.dumps({"when": object()})

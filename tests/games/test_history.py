@@ -126,3 +126,28 @@ def test_a_view_keeps_the_last_thirty_moves_oldest_first(alice):
     numbers = [m["number"] for m in view["moves"]]
     assert numbers == [r["number"] for r in rows[-history.LIMIT:]]
     assert Move.objects.filter(round_id=game.round_id).count() == len(rows)
+
+
+def test_the_views_of_one_version_built_together_show_each_seat_what_it_alone_would_see():
+    # The writer builds every seat's history of a version with one `shared` dict: a drawn
+    # tile and a refused discard's tile still reach only the seat that may see them.
+    rows = [
+        {"number": 1, "seat": 0, "actor": "human", "action": {"seat": 0, "type": "draw"}, "result": "ok",
+         "events": None, "draw_no": 1, "version": 2},
+        {"number": 2, "seat": 0, "actor": "human", "action": {"seat": 0, "type": "discard", "tile": "R5"},
+         "result": "ok", "events": None, "draw_no": 1, "version": 3},
+        {"number": 3, "seat": 1, "actor": "computer", "action": {"seat": 1, "type": "take_discard"},
+         "result": "ok", "events": None, "draw_no": 1, "version": 4},
+        {"number": 4, "seat": 1, "actor": "computer", "action": {"seat": 1, "type": "discard", "tile": "B8"},
+         "result": "playable_discard", "events": [{"seat": 1, "amount": 10, "reason": "playable_discard",
+                                                    "tile": "B8", "by": None}], "draw_no": 1, "version": 5},
+    ]
+    pile = ("K3", "Y7")
+    shared = {}
+    together = {viewer: history.public_moves(rows, viewer, pile, shared=shared) for viewer in (None, 0, 1, 2, 3)}
+    for viewer, moves in together.items():
+        assert moves == history.public_moves(rows, viewer, pile)
+    assert together[0][0]["tile"] == "K3" and all("tile" not in together[v][0] for v in (None, 1, 2, 3))
+    assert together[1][3]["tile"] == "B8" and together[1][3]["penalties"][0]["tile"] == "B8"
+    assert all("tile" not in together[v][3] and together[v][3]["penalties"][0]["tile"] is None
+               for v in (None, 0, 2, 3))

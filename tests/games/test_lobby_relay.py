@@ -11,7 +11,7 @@ from channels.testing import WebsocketCommunicator
 from django.utils import translation
 
 from bench.stack import PrivateRedis
-from games import lobby_relay
+from games import group_relay, lobby_relay
 from games.play import tables
 from games.play.lobby import LOBBY_GROUP
 from okeysite.settings import redis_layer_host
@@ -257,7 +257,7 @@ def test_a_relay_left_on_a_closed_event_loop_does_not_stop_the_next_loop_s_socke
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_the_relay_joins_the_group_again_after_the_layer_dropped_it(alice, monkeypatch):
-    monkeypatch.setattr(lobby_relay, "REJOIN_INTERVAL", 0.1)
+    monkeypatch.setattr(group_relay, "REJOIN_INTERVAL", 0.1)
     comm, _ = await open_lobby()
     relay = lobby_relay.relay_for(get_channel_layer())
     # what the in-memory layer does to a member after its group expiry

@@ -3,20 +3,24 @@ the table page after their arena match counts as present and is paired again, an
 their table page and their arena page hear of the new table; the standings frame is one
 query whatever the arena's size and carries the top of the standings only; a lone human
 among computers places 1st."""
+import asyncio
 import json
 from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
-from django.db import connection
+from django.core.cache import cache
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games.arena import live, service
+from games.arena import live, service, socket as arena_socket
 from games.arena.models import Arena, ArenaEntry, ArenaTable
 from games.models import Connection, Seat, Table
+from okeysite import socket_groups
 from okeysite.routing import build_application
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -183,3 +187,57 @@ def test_computers_take_no_humans_place(make_user):
     finish_match(table, {ana.pk: 150, ben.pk: 300, ("seat", 0): 5, ("seat", 1): 5, ("seat", 2): 5, ("seat", 3): 5})
     service.tick()
     assert dict(ArenaEntry.objects.values_list("user__username", "score")) == {"ana": 4, "ben": 2}
+
+
+def group_members(group):
+    """The channels this process's layer (for the running loop) holds in `group` (set)."""
+    layer = get_channel_layer()
+    if hasattr(layer, "_get_layer"):  # RedisPubSubChannelLayer keeps one layer per event loop
+        inner = layer._get_layer()
+        return set(inner.groups.get(inner._get_group_channel_name(group), ()))
+    return set(layer.groups.get(group, {}))
+
+
+def change_score(entry_id, score):
+    """An arena player's score changes and the standings go out as the sweep sends them."""
+    arena_id = ArenaEntry.objects.get(pk=entry_id).arena_id
+    cache.delete(f"okey:arena:{arena_id}:sent")  # the once-a-second throttle is the sweep's, not this test's
+    with transaction.atomic():
+        ArenaEntry.objects.filter(pk=entry_id).update(score=score)
+        live.announce(arena_id)
+
+
+@pytest.mark.asyncio
+async def test_every_arena_page_of_a_process_gets_the_standings_through_one_group_member(make_user):
+    def arena_with_players():
+        arena = running(seats=4)
+        entries = [ArenaEntry.objects.create(arena=arena, user=make_user(f"rank{n}"), seen=timezone.now(),
+                                             reached=timezone.now()) for n in range(3)]
+        return arena, entries[0].pk
+
+    arena, entry = await database_sync_to_async(arena_with_players)()
+    group = socket_groups.arena_group(arena.pk)
+    pages = []
+    for _ in range(30):
+        page = socket(f"/ws/arena/{arena.pk}/")
+        assert (await page.connect(timeout=TIMEOUT))[0]
+        assert (await frame_of_type(page, "standings"))["players"] == 3
+        pages.append(page)
+    relay = arena_socket._relay(get_channel_layer(), arena.pk)
+    assert len(relay.consumers) == 30
+    assert group_members(group) == {relay.channel}  # one member, not one per page
+
+    await pages.pop().disconnect()
+    await database_sync_to_async(change_score)(entry, 777)
+    for page in pages:
+        frame = await frame_of_type(page, "standings")
+        assert frame["standings"][0]["score"] == 777
+        assert await page.receive_nothing(timeout=0.01)  # one frame per change
+    for page in pages:
+        await page.disconnect()
+    assert not relay.consumers
+    for _ in range(100):  # the relay leaves the group with the last page
+        if not group_members(group):
+            break
+        await asyncio.sleep(0.02)
+    assert not group_members(group)

@@ -165,3 +165,13 @@ def test_a_removed_player_is_told_and_kept_out_of_the_seats(client, alice, bob, 
     assert "removed you from this table" in followed
     # the others still join as before
     assert tables.join_table(carol, table.pk, invite=table.invite_code).index == 2
+
+
+def test_the_login_page_after_an_invite_link_says_why_it_asks(client, alice):
+    """A visitor who follows a friend's link lands on the login form: it says that a table
+    waits for them there, rather than a bare form that reads like a wrong turn."""
+    table = private_table(alice)
+    link = reverse("table_invite", args=[table.invite_code])
+    page = client.get(link, follow=True).content.decode()
+    assert 'name="login"' in page or 'name="password"' in page
+    assert "You are invited to a table of Okey 51" in page

@@ -175,8 +175,23 @@ function allowButton() {
   show();
 }
 
+/**
+ * The boxes stand over the bottom of the page, a challenge until it is answered: the page
+ * gets room below its content as tall as they are, so that its last controls ("Delete my
+ * account" on a phone) can still be scrolled above them. The table page keeps its one-screen
+ * layout.
+ */
+function keepRoomBelow() {
+  if (typeof ResizeObserver === "undefined" || document.body.classList.contains("table-page")) return;
+  new ResizeObserver(() => {
+    const tall = live.offsetHeight;
+    document.body.style.paddingBottom = tall ? `${tall + 16}px` : "";
+  }).observe(live);
+}
+
 if (live) {
   connect();
   allowButton();
+  keepRoomBelow();
   if (document.getElementById("table-app")) import("./your-turn.js").then((m) => m.watchTurn(TEXT, csrf, browserNotice));
 }

@@ -41,6 +41,9 @@ def test_a_player_on_autoplay_sees_the_banner_and_takes_the_seat_back(browser, s
         page.goto(url + "/")
         page.select_option("select[name=ruleset]", "okey51")
         page.check("input[name=mode][value=solo]")
+        # three rounds: a first round the computers finish fast must not end the match
+        # before the banner is seen
+        page.select_option("select[name=rounds]", "3")
         page.uncheck("input[name=practice]")  # a move clock, so that the computer takes over
         page.locator("form.create-table button[type=submit]").click()
         page.wait_for_url(re.compile(r"/table/\d+/$"))

@@ -48,11 +48,13 @@ def test_a_very_long_username_does_not_widen_the_pages_of_a_phone(browser, live_
         page.goto(f"{live_server_url}/table/{page.locator('#open-tables tbody tr td').first.inner_text()}/")
         page.locator("#start-btn").click()
         page.locator("#rack .tile").first.wait_for(timeout=15_000)
+        # the computers may play first: open the watcher once it is the player's turn, which
+        # lasts the move time (30 s), long enough to look
+        page.locator("#turn-status.my-turn").wait_for(timeout=90_000)
         watcher = browser.new_context(viewport=SIZES["phone"], has_touch=True, is_mobile=True)
         try:
             watch = watcher.new_page()
             watch.goto(page.url)
-            # their turn lasts the move time (30 s), long enough to look
             watch.wait_for_function("(n) => document.querySelector('#turn-status')?.textContent.includes(n)",
                                     arg=NAME, timeout=30_000)
             status = watch.evaluate("(() => { const e = document.querySelector('#turn-status');"

@@ -85,6 +85,12 @@ def test_the_replay_marks_a_mistake_and_shows_the_better_move_and_the_puzzle_che
     # the puzzle: the same position, a wrong answer, then the solver's, and nothing next
     page.goto(f"{live_server_url}/training/")
     expect(page.locator("#puzzle")).to_be_visible()
+    # each tile shows its colour mark once (table.css's corner mark) and its number inside
+    doubled = page.evaluate("""() => [...document.querySelectorAll('#puzzle .tile')].filter((t) => {
+      const mark = t.querySelector('.mark');
+      return (mark && getComputedStyle(mark).display !== 'none' && getComputedStyle(t, '::before').content !== 'none')
+        || t.scrollWidth > t.clientWidth; }).map((t) => t.dataset.tile)""")
+    assert not doubled, f"tiles with their colour mark twice or their face spilling out: {doubled}"
     page.locator(f".rack-choice:has(input[value='{data['wrong']}'])").first.click()
     page.locator("#check-answer").click()
     expect(page.locator("#verdict.wrong")).to_contain_text("Not the best move")

@@ -163,3 +163,33 @@ test("one action at a time: taps while this browser's action is unanswered send 
   assert.deepEqual(app.state.pending, {});
   clearInterval(app.clockTimer);
 });
+
+test("the match-over standings give tied players one place, as the match page does, and those who left the last", () => {
+  const { app, root, ws } = start("okey51");
+  const view = { ...ramiView(), status: "finished", turn: null, totals: [500, 5, 500, 500], options: {}, discards: [[], [], [], []],
+    round_end: { totals: [500, 5, 500, 500], standings: [1, 0, 2, 3], left: [] } };
+  ws().deliver({ type: "snapshot", version: 9, view });
+  const lines = root.querySelectorAll("#match-over ol.standings li");
+  assert.deepEqual(lines.map((li) => li.dataset.seat), ["1", "0", "2", "3"]);
+  assert.deepEqual(lines.map((li) => li.getAttribute("value")), ["1", "2", "2", "2"]);
+  clearInterval(app.clockTimer);
+
+  // rami: the highest total first; a player who left is last whatever their total
+  const rami = start("rami");
+  rami.ws().deliver({ type: "snapshot", version: 9, view: { ...ramiView(), status: "finished", turn: null,
+    totals: [120, 300, 120, 400], round_end: { totals: [120, 300, 120, 400], standings: [1, 0, 2, 3], left: [3] } } });
+  const ramiLines = rami.root.querySelectorAll("#match-over ol.standings li");
+  assert.deepEqual(ramiLines.map((li) => [li.dataset.seat, li.getAttribute("value")]), [["1", "1"], ["0", "2"], ["2", "2"], ["3", "3"]]);
+  clearInterval(rami.app.clockTimer);
+});
+
+test("in okey51 team play both players of a team share its place", () => {
+  const { app, root, ws } = start("okey51");
+  const view = { ...ramiView(), status: "finished", turn: null, totals: [100, 50, 60, 200], options: { teams: true },
+    discards: [[], [], [], []], round_end: { totals: [100, 50, 60, 200], standings: [0, 2, 1, 3], left: [] } };
+  ws().deliver({ type: "snapshot", version: 9, view });
+  // the players' list (the teams' own list follows it)
+  const lines = root.querySelectorAll("#match-over ol.standings li").filter((li) => li.dataset.seat !== undefined);
+  assert.deepEqual(lines.map((li) => [li.dataset.seat, li.getAttribute("value")]), [["0", "1"], ["2", "1"], ["1", "2"], ["3", "2"]]);
+  clearInterval(app.clockTimer);
+});

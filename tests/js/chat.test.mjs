@@ -91,3 +91,37 @@ test("a refused report shows under the chat; a refused move still shows above th
   assert.equal(q(root, "#chat-status").textContent, "");
   clearInterval(app.clockTimer);
 });
+
+test("a typed line refused as too fast comes back into the empty input; a refused quick phrase does not", () => {
+  const { app, root, ws } = start(0, "dave");
+  ws().deliver({ type: "snapshot", version: 1, view: okeyView() });
+  const input = q(root, "#chat-input");
+  input.value = "a long line the player typed";
+  q(root, "#chat-form").dispatch("submit");
+  assert.equal(input.value, "");
+  const typed = ws().sent.filter((f) => f.type === "chat").at(-1);
+  assert.equal(typed.text, "a long line the player typed");
+  ws().deliver({ type: "error", id: typed.id, code: "rate_limited", message: "Too fast: wait a moment." });
+  assert.equal(input.value, "a long line the player typed");
+  assert.equal(q(root, "#chat-status").textContent, "Too fast: wait a moment.");
+  // a quick phrase is one tap away: the input stays as the player left it
+  input.value = "";
+  root.querySelectorAll("#chat-quick .quick-line")[0].click();
+  const phrase = ws().sent.filter((f) => f.type === "chat").at(-1);
+  ws().deliver({ type: "error", id: phrase.id, code: "rate_limited", message: "Too fast: wait a moment." });
+  assert.equal(input.value, "");
+  clearInterval(app.clockTimer);
+});
+
+test("a refused line does not overwrite what the player started typing since", () => {
+  const { app, root, ws } = start(0, "dave");
+  ws().deliver({ type: "snapshot", version: 1, view: okeyView() });
+  const input = q(root, "#chat-input");
+  input.value = "first";
+  q(root, "#chat-form").dispatch("submit");
+  const first = ws().sent.filter((f) => f.type === "chat").at(-1);
+  input.value = "second, still being typed";
+  ws().deliver({ type: "error", id: first.id, code: "rate_limited", message: "Too fast: wait a moment." });
+  assert.equal(input.value, "second, still being typed");
+  clearInterval(app.clockTimer);
+});

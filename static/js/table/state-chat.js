@@ -29,9 +29,11 @@ export function answersChat(state, f) {
   return !!f.id && state.chat.asked.includes(f.id);
 }
 
-/** An `error` frame answering a chat line or report of this page. */
+/** An `error` frame answering a chat line or report of this page; `refused` names the
+ * refused frame, so the panel can give the player back the line they typed. */
 export function chatError(state, f) {
-  return withChat(state, { awaiting: false, status: f.message || f.code, asked: state.chat.asked.filter((x) => x !== f.id) });
+  return withChat(state, { awaiting: false, status: f.message || f.code, refused: f.id,
+    asked: state.chat.asked.filter((x) => x !== f.id) });
 }
 
 export const chatEvents = {

@@ -35,6 +35,10 @@ export class ChatPanel {
     this.el = h("section", { id: "chat", class: "chat", "aria-label": _("Chat") },
       this.lines, this.phrases, this.form, this.rule, h("div", { class: "chat-foot" }, this.status, this.reportBtn));
     this.spectator = null;
+    // typed lines sent and not yet answered, by frame id: a refused one (too fast, muted)
+    // goes back into the empty input rather than being lost with the cleared field
+    this.typed = new Map();
+    this.restored = null;
   }
 
   /** Send `quick` (a quick phrase), or the typed line. */
@@ -43,7 +47,11 @@ export class ChatPanel {
     if (!text) return;
     const id = this.nextId("chat");
     if (this.ctx.sendFrame({ type: "chat", id, text })) {
-      if (!quick) this.input.value = "";
+      if (!quick) {
+        this.input.value = "";
+        this.typed.set(id, text);
+        if (this.typed.size > 20) this.typed.delete(this.typed.keys().next().value);
+      }
       this.ctx.dispatch({ type: "chat_sent", id });
     } else this.ctx.dispatch({ type: "chat_offline" });
   }
@@ -73,6 +81,12 @@ export class ChatPanel {
       this.rule.hidden = !spectator;
     }
     if (this.status.textContent !== c.status) this.status.textContent = c.status;
+    if (c.refused && c.refused !== this.restored) {
+      this.restored = c.refused;
+      const text = this.typed.get(c.refused);
+      this.typed.delete(c.refused);
+      if (text && !this.input.value.trim()) this.input.value = text;
+    }
     if (c.lines === this.shown) return;
     this.shown = c.lines;
     this.lines.replaceChildren(...c.lines.map((l) => h("li", { class: `chat-line${l.user === c.me ? " mine" : ""}`, dataset: { id: String(l.id) } },

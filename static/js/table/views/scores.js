@@ -134,9 +134,11 @@ export class ScoreOverlay {
     const totals = ended.totals || (v.round_end && v.round_end.totals) || v.totals || [];
     const order = matchOrder(v, ended, totals, this.ctx.controller.highestWins);
     const left = leftSeats(v, ended);
+    const places = matchPlaces(v, totals, left, this.ctx.controller.highestWins);
     this.matchOver.replaceChildren(
       h("h2", {}, _("Match over")),
-      h("ol", { class: "standings" }, order.map((s) => h("li", { class: `${s === v.seat ? "me" : ""}${left.has(s) ? " left" : ""}`, dataset: { seat: String(s) } },
+      h("ol", { class: "standings" }, order.map((s) => h("li", { class: `${s === v.seat ? "me" : ""}${left.has(s) ? " left" : ""}`, dataset: { seat: String(s) },
+        value: String(places[s]) },
         playerName(v, s), " — ", String(totals[s]),
         left.has(s) ? h("small", { class: "who-label" }, " ", pgettext("player left the match", "left")) : null))),
       ...[teamStandings(v, totals, left)].filter(Boolean),   // replaceChildren would write null as "null"
@@ -167,6 +169,27 @@ export function matchOrder(v, ended, totals, highestWins) {
   const left = leftSeats(v, ended);
   return totals.map((t, s) => s).sort((a, b) => (left.has(a) - left.has(b))
     || (highestWins ? totals[b] - totals[a] : totals[a] - totals[b]) || a - b);
+}
+
+/**
+ * Each seat's place (1 = best) as the match page and the profiles give it (games/results.py):
+ * equal totals share a place, those who left share the last one; in okey51 team play both
+ * players of a team share the team's place. The standings list numbers its lines by these,
+ * so tied players no longer read as 2nd, 3rd and 4th here and 2nd everywhere else.
+ */
+export function matchPlaces(v, totals, left, highestWins) {
+  const teams = !!(v.options && v.options.teams) && totals.length === 4;
+  const key = (s) => {
+    if (teams) {
+      const a = s % 2;
+      return [Number(left.has(a) || left.has(a + 2)), totals[a] + totals[a + 2]];
+    }
+    return [Number(left.has(s)), highestWins ? -totals[s] : totals[s]];
+  };
+  const keys = totals.map((t, s) => key(s));
+  const distinct = [...new Set(keys.map((k) => k.join(" ")))].map((k) => k.split(" ").map(Number))
+    .sort((x, y) => x[0] - y[0] || x[1] - y[1]).map((k) => k.join(" "));
+  return keys.map((k) => distinct.indexOf(k.join(" ")) + 1);
 }
 
 /** The seats whose player left the match (round_end.left, else players[s].left), as a Set. */

@@ -5,7 +5,7 @@
 //     head — rules, invite, leave — once the match runs, the move history, the fair deal),
 //   the chat (`#chat-sheet`, with the unread count),
 //   the sound (`#sound-sheet`: on or off and the volume),
-//   "?", the keyboard shortcuts (`#shortcuts-sheet`).
+//   "?", the keyboard shortcuts (`#shortcuts-sheet`); on a touch-only device the rules.
 // Other views name the sheet their element goes in (`sheet = "menu" | "chat" | "sound"`);
 // views/layout.js puts them there.
 import { _ } from "../i18n.js";
@@ -61,7 +61,19 @@ export class TopBar {
     this.chatBtn = tool("chat-btn", _("Chat"), "chat", () => { openSheet(this.chat); ctx.dispatch({ type: "chat_panel", open: true }); });
     this.chatBtn.append(this.count);
     this.soundBtn = tool("sound-btn", _("Sound"), "sound", () => openSheet(this.sound));
-    this.helpBtn = tool("help-btn", _("Keyboard shortcuts"), "help", () => openSheet(this.help));
+    // a touch-only device has no keyboard: there "?" opens the rules of the table's game
+    // (the head's link, already in the player's language) instead of a list of keys
+    const rules = typeof document !== "undefined" ? document.getElementById("rules-link") : null;
+    const touchOnly = () => typeof matchMedia === "function" && matchMedia("(hover: none) and (pointer: coarse)").matches;
+    this.helpBtn = tool("help-btn", _("Keyboard shortcuts"), "help", () => {
+      if (rules && touchOnly()) window.open(rules.href, "_blank", "noopener");
+      else openSheet(this.help);
+    });
+    if (rules && touchOnly()) {
+      const label = rules.textContent.trim();
+      this.helpBtn.setAttribute("aria-label", label);
+      this.helpBtn.setAttribute("title", label);
+    }
     // what the table's head says that matters during play stays on the table (with the notes)
     this.badges = h("div", { class: "tbl-badges" });
     this.el = h("div", { class: "tbl-tools" }, this.chatBtn, this.soundBtn, this.helpBtn, this.menuBtn, this.chat, this.sound, this.help);

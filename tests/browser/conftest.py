@@ -7,12 +7,16 @@ Screenshots go to ``test-artifacts/``.
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import re
+import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -72,6 +76,32 @@ def base_env(**overrides: str) -> dict:
     return env
 
 
+_MIGRATED = {}  # {root: a SQLite database migrated once in this test process}
+
+
+def _migrate(env: dict, root: Path) -> None:
+    """Bring the database of ``env`` (DATABASE_URL) to the latest migration. A SQLite file not
+    there yet is a copy of one migrated once per test process (`migrate` cost 5-8 s of CPU
+    per server started, and no migration reads the environment); any other database is
+    migrated in place."""
+    url = env.get("DATABASE_URL", "")
+    target = Path(root) / url[len("sqlite:///"):] if url.startswith("sqlite:///") else None
+    if target is None or target.exists():
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=root, env=env, check=True,
+                       stdout=subprocess.DEVNULL)
+        return
+    if root not in _MIGRATED:
+        folder = Path(tempfile.mkdtemp(prefix="okeysite-migrated-"))
+        atexit.register(shutil.rmtree, folder, True)
+        _MIGRATED[root] = folder / "db.sqlite3"
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=root, check=True,
+                       env={**env, "DATABASE_URL": f"sqlite:///{_MIGRATED[root]}"}, stdout=subprocess.DEVNULL)
+    # the backup API copies a database in WAL mode whole, whatever is left in its -wal file
+    with contextlib.closing(sqlite3.connect(_MIGRATED[root])) as source, \
+            contextlib.closing(sqlite3.connect(target)) as copy:
+        source.backup(copy)
+
+
 @contextlib.contextmanager
 def serve(workdir: Path, env: dict, name: str = "server", worker: bool = False, root: Path = ROOT):
     """Migrate, start daphne with the deployed options (bench.stack.DAPHNE_OPTIONS) and, with
@@ -84,8 +114,7 @@ def serve(workdir: Path, env: dict, name: str = "server", worker: bool = False, 
     if "OKEY_STATIC_ROOT" not in env:
         (workdir / "static").mkdir(exist_ok=True)
         env = {**env, "OKEY_STATIC_ROOT": str(workdir / "static")}
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=root, env=env, check=True,
-                   stdout=subprocess.DEVNULL)
+    _migrate(env, root)
     port = _free_port()
     commands = {name: [sys.executable, "-m", "daphne", *DAPHNE_OPTIONS,
                        "-b", "127.0.0.1", "-p", str(port), "okeysite.asgi:application"]}
@@ -191,6 +220,37 @@ def page(browser):
     context.close()
 
 
+# The last table version the page's socket applied (docs/protocol.md §1), or -1 before any.
+_TABLE_VERSION = "() => (window.okeyTable && window.okeyTable.socket) ? window.okeyTable.socket.version : -1"
+
+
+# The error line showing why a move did not go through: the server's refusal or the client's
+# own hint (sending an action clears it).
+REFUSAL = "#error-box.shown"
+
+
+def table_version(page) -> int:
+    """The version of the last snapshot the table page applied (-1 before the first)."""
+    return page.evaluate(_TABLE_VERSION)
+
+
+def wait_for_answer(page, before: int, timeout_ms: int = 30_000) -> None:
+    """Wait until the table page applies a version after `before` (the server answered the
+    move just sent and the page drew it) or shows a refusal (REFUSAL). What is awaited is
+    the answer, not a turn-line change: on a slow host the computers can play and hand the
+    turn back before a poll of the turn line sees it leave. Raises AssertionError with the turn
+    line when neither comes within `timeout_ms` (milliseconds)."""
+    try:
+        page.wait_for_function(
+            f"(before) => ({_TABLE_VERSION})() > before"
+            f" || !!document.querySelector('{REFUSAL}')",
+            arg=before, timeout=timeout_ms)
+    except Exception as error:
+        shot(page, "move-not-answered")
+        status = page.locator("#turn-status").inner_text()
+        raise AssertionError(f"the move was not answered after version {before}: status {status!r}") from error
+
+
 def shot(page, name: str) -> Path:
     """Save a full-page screenshot as test-artifacts/<name>.png and return its path."""
     ARTIFACTS.mkdir(exist_ok=True)
@@ -229,18 +289,19 @@ def play_now_together(base_url: str, named_pages, ruleset: str = "okey51") -> st
     return named_pages[0][0].url
 
 
-def start_online_match(host, guest, guest_name: str, base_url: str, move_time: str, timeout: int = 30_000) -> int:
-    """`host` creates an online okey51 table of one round with `move_time` (seconds, as the
-    form's option), `guest` (signed in as `guest_name`) joins it from the lobby and, once
-    the host's page shows them, `host` starts it. Waits (at most `timeout` ms a step) until
-    both racks show. Returns the table id."""
+def seat_online_guest(host, guest, guest_name: str, base_url: str, move_time: str | None = None,
+                      timeout: int = 30_000) -> int:
+    """`host` creates an online okey51 table of one round (with `move_time`, seconds as the
+    form's option, when given), `guest` (signed in as `guest_name`) joins it from the lobby,
+    and the host's page shows them, before the start. Returns the table id."""
     from playwright.sync_api import expect
 
     host.goto(base_url + "/")
     host.select_option("select[name=ruleset]", "okey51")
     host.check("input[name=mode][value=online]")
     host.select_option("select[name=rounds]", "1")
-    host.select_option("select[name=move_time]", move_time)
+    if move_time is not None:
+        host.select_option("select[name=move_time]", move_time)
     host.locator("form.create-table button[type=submit]").click()
     host.wait_for_url(re.compile(r"/table/\d+/$"))
     table_id = int(re.search(r"/table/(\d+)/", host.url).group(1))
@@ -248,6 +309,15 @@ def start_online_match(host, guest, guest_name: str, base_url: str, move_time: s
     guest.locator(f"form[action='/table/{table_id}/join/'] button").click()
     guest.wait_for_url(re.compile(rf"/table/{table_id}/$"))
     expect(host.locator("#prestart-seats")).to_contain_text(guest_name, timeout=timeout)
+    return table_id
+
+
+def start_online_match(host, guest, guest_name: str, base_url: str, move_time: str, timeout: int = 30_000) -> int:
+    """`seat_online_guest`, then `host` starts the match. Waits (at most `timeout` ms a
+    step) until both racks show. Returns the table id."""
+    from playwright.sync_api import expect
+
+    table_id = seat_online_guest(host, guest, guest_name, base_url, move_time, timeout)
     host.click("#start-btn")
     for page in (host, guest):
         expect(page.locator("#rack .tile").first).to_be_visible(timeout=timeout)

@@ -13,8 +13,8 @@ from playwright.sync_api import expect
 
 from games.engine import api
 from games.engine.tiles import COLOURS, okey_of
-from tests.browser.conftest import base_env, register, serve, shot
-from tests.browser.test_rulesets_round import MY_TURN, wait_turn_over
+from tests.browser.conftest import REFUSAL, base_env, register, serve, shot, table_version, wait_for_answer
+from tests.browser.test_rulesets_round import MY_TURN
 from tests.browser.test_table_fit import MEASURE, SIZES
 
 
@@ -84,12 +84,14 @@ def discard_to_the_zone(page, phone: bool, tiles: list[str]) -> None:
     fits a meld in okey17, RULES.md §4) keeps the tile: the next one is tried."""
     for tile in tiles:
         source = page.locator(f"#rack .tile[data-tile='{tile}']").first
+        before = table_version(page)
         if phone:
             source.click()
             page.locator("#discard-zone").click()
         else:
             source.drag_to(page.locator("#discard-zone"))
-        if wait_turn_over(page, 1_500):
+        wait_for_answer(page, before)
+        if not page.locator(REFUSAL).count():
             expect(page.locator(f"#discard-zone .tile[data-tile='{tile}']")).to_be_visible()
             return
     raise AssertionError("no discard reached the discard box")

@@ -199,3 +199,25 @@ test("phones get fewer slots per row so that a tile stays at least 40 px wide", 
   assert.equal(perRowFor(1366), 13);
   assert.equal(perRowFor(undefined), 13);
 });
+
+test("a rack laid out again on a narrower screen keeps each group whole on a row, the face-down tile and the taken discard", () => {
+  const rack = new Rack({ perRow: 13, rows: 2 });
+  rack.slots = ["R1", "R2", "R3", null, "F", null, "B9", "K9", "Y9", "R9", null, "K4", "K4",
+    "Y12", null, null, null, null, null, null, null, null, null, null, null, null];
+  rack.faceDown.add(4);
+  rack.reconcile(rack.tiles(), "B7");              // the previous seat's discard, being placed
+  const narrow = rack.reshaped({ perRow: 8, rows: 3 });
+  assert.equal(narrow.perRow, 8);
+  const rows = (r) => r.groups().map((g) => [Math.floor(g.slots[0] / r.perRow), Math.floor(g.slots.at(-1) / r.perRow)]);
+  assert.ok(rows(narrow).every(([first, last]) => first === last), "a group split across two rows");
+  // the melds first, each apart, then the single tiles packed (as a sort lays them out)
+  assert.deepEqual(narrow.groups().map((g) => g.tiles),
+    [["R1", "R2", "R3"], ["B9", "K9", "Y9", "R9"], ["K4", "K4"], ["F", "Y12", "B7"]]);
+  assert.deepEqual([...narrow.tiles()].sort(), [...rack.tiles()].sort());
+  assert.deepEqual([...narrow.faceDown].map((i) => narrow.slots[i]), ["F"]);
+  assert.equal(narrow.slots[narrow.taken], "B7");
+  // and back to the wide screen: nothing lost
+  const wide = narrow.reshaped({ perRow: 13, rows: 2 });
+  assert.deepEqual([...wide.tiles()].sort(), [...rack.tiles()].sort());
+  assert.equal(wide.slots[wide.taken], "B7");
+});

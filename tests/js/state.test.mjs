@@ -156,3 +156,16 @@ test("rami: the working table follows the server's until the player edits it in 
   assert.equal(passed.turnStart, null);
   assert.equal(savedFor(storage, "7", view).rami, null);
 });
+
+test("a phone turned: the rack follows the new width, nothing selected, and the state given is not changed", () => {
+  let state = snap(fresh("okey51", { perRow: 8 }), okeyView({ rack: DEAL }));
+  state = gesture(state, { type: "tap_tile", src: "slot:0", at: 1 }).state;
+  const before = plain(state);
+  const turned = reduce(state, { type: "screen", perRow: 13 });
+  assert.equal(plain(state), before);
+  assert.equal(turned.perRow, 13);
+  assert.equal(turned.rack.perRow, 13);
+  assert.deepEqual([...turned.rack.tiles()].sort(), [...DEAL].sort());
+  assert.deepEqual(turned.sel, []);
+  assert.equal(reduce(turned, { type: "screen", perRow: 13 }), turned);   // the same width: nothing changes
+});

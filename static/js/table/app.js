@@ -71,6 +71,12 @@ export class TableApp {
     });
     // back into view: a sync, or at once the reconnect a 4429's long backoff holds back
     this.stopWaking = wakeWhenVisible(this.socket);
+    // a phone turned or a window resized: the rack's rows follow the new width
+    this.onResize = () => {
+      const perRow = perRowFor(window.innerWidth);
+      if (perRow !== this.state.perRow) this.apply([{ type: "screen", perRow }]);
+    };
+    if (typeof window !== "undefined" && window.addEventListener) window.addEventListener("resize", this.onResize);
   }
 
   /** A server frame: a snapshot comes with what storage holds for its round and seat. */
@@ -139,6 +145,7 @@ export class TableApp {
   stop() {
     clearInterval(this.clockTimer);
     this.stopWaking();
+    if (typeof window !== "undefined" && window.removeEventListener) window.removeEventListener("resize", this.onResize);
     this.socket.close();
   }
 }

@@ -48,16 +48,43 @@ export class Rack {
     const slots = data.slots.map((t) => (typeof t === "string" ? t : null));
     const savedPerRow = Number.isInteger(data.perRow) && data.perRow > 0 ? data.perRow : PER_ROW;
     if (savedPerRow !== rack.perRow) {
-      // saved on a screen of another width: keep the player's groups, each on one row
+      // saved on a screen of another width
       const saved = new Rack({ perRow: savedPerRow, rows: 1 });
       saved.slots = slots;
-      const groups = saved.groups().map((g) => g.tiles);
-      rack.layout({ melds: groups.filter((g) => g.length > 1), rest: groups.filter((g) => g.length === 1).flat() });
-      return rack;
+      saved.faceDown = new Set(Array.isArray(data.faceDown) ? data.faceDown : []);
+      return saved.reshaped(opts);
     }
     rack.slots = slots;
     rack.faceDown = new Set(Array.isArray(data.faceDown) ? data.faceDown : []);
     rack.#fitRows();
+    return rack;
+  }
+
+  /**
+   * This arrangement on rows of another width (a phone turned, a window resized): each of
+   * the player's groups stays whole on one row, melds first; a face-down tile stays face
+   * down and a taken discard stays taken (found again by its face: copies look alike).
+   * @param {{perRow?: number, rows?: number}} shape as for the constructor
+   * @returns {Rack} a new rack
+   */
+  reshaped(shape) {
+    const rack = new Rack(shape);
+    const groups = this.groups().map((g) => g.tiles);
+    rack.layout({ melds: groups.filter((g) => g.length > 1), rest: groups.filter((g) => g.length === 1).flat() });
+    const used = new Set();
+    const find = (tile) => {
+      const i = rack.slots.findIndex((t, at) => t === tile && !used.has(at));
+      if (i >= 0) used.add(i);
+      return i;
+    };
+    if (this.taken !== null && this.slots[this.taken] !== null) {
+      const at = find(this.slots[this.taken]);
+      rack.taken = at >= 0 ? at : null;
+    }
+    for (const i of this.faceDown) {
+      const at = this.slots[i] !== null ? find(this.slots[i]) : -1;
+      if (at >= 0) rack.faceDown.add(at);
+    }
     return rack;
   }
 

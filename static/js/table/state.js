@@ -175,6 +175,13 @@ function connection(prior, { status, code }) {
 }
 
 /** The rack changes on a copy: `change(rack)` mutates it, the new state holds it. */
+/** Slots (a turn's start, for the undo) laid out again on rows of another width. */
+function reshapedSlots(slots, perRow, shape) {
+  const rack = new Rack({ perRow, rows: 1 });
+  rack.slots = [...slots];
+  return rack.reshaped(shape).slots;
+}
+
 function withRack(state, change, extra = {}) {
   if (!state.rack) return state;
   const rack = state.rack.clone();
@@ -209,6 +216,14 @@ const HANDLERS = {
     { sortKind: kind, manualMoved: false, sel: [] }),
   /** {from, to}: a rack tile moved by hand (onto a tile: the row shifts, rack.js `shift`) */
   rack_move: (s, { from, to }) => withRack(s, (r) => r.shift(from, to), { manualMoved: true }),
+  /** {perRow}: the screen's width changed (a phone turned): the rack is laid out again on
+   * rows of that many slots (rack.js perRowFor), each of the player's groups kept whole */
+  screen: (s, { perRow }) => {
+    if (perRow === s.perRow) return s;
+    const shape = { perRow, rows: minRowsFor(perRow) };
+    const turnStart = s.turnStart && { slots: reshapedSlots(s.turnStart.slots, s.perRow, shape) };
+    return { ...s, perRow, rack: s.rack && s.rack.reshaped(shape), sel: [], fresh: [], turnStart };
+  },
   /** {slot}: a joker turned face down or up (okey17), and unselected */
   face_down: (s, { slot }) => withRack(s, (r) => r.toggleFaceDown(slot), { sel: s.sel.filter((x) => x !== `slot:${slot}`) }),
   /** {tile|null}: okey: take the previous seat's discard into the rack until it is placed, or put it back */

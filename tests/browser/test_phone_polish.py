@@ -182,3 +182,46 @@ def test_the_waiting_tables_buttons_are_tap_targets(browser, live_server_url):
     finally:
         for context in contexts:
             context.close()
+
+
+# The rack's slots per row, its tiles, and how far they run past the screen's right edge and
+# its bottom.
+RACK_SHAPE = """() => {
+  const rack = document.getElementById('rack');
+  const tiles = [...rack.querySelectorAll('.tile')];
+  return {perRow: window.okeyTable.state.perRow, tiles: tiles.length,
+          beyond: Math.max(...tiles.map((t) => t.getBoundingClientRect().right)) - innerWidth,
+          below: Math.max(...tiles.map((t) => t.getBoundingClientRect().bottom)) - innerHeight};
+}"""
+
+
+# The rack's tiles have stopped moving (a re-laid rack's tiles slide to their new places).
+SETTLED = "() => document.getAnimations().filter((a) => a.playState === 'running').length === 0"
+
+
+def test_a_phone_turned_sideways_lays_the_rack_out_again(browser, live_server_url):
+    """Loaded upright, the rack has rows of eight; turned sideways it takes the wide screen's
+    rows and every tile stays on the screen (rows of eight made the tiles so big that the
+    rack ran off its bottom), and upright again it goes back, with every tile still there."""
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        register(page, live_server_url, "turnedphone")
+        create_solo_table(page, live_server_url, "okey51")
+        expect(page.locator("#rack .tile").first).to_be_visible(timeout=20_000)
+        upright = page.evaluate(RACK_SHAPE)
+        assert upright["perRow"] == 8 and upright["beyond"] <= 0, upright
+        page.set_viewport_size({"width": 844, "height": 390})
+        page.wait_for_function("() => window.okeyTable.state.perRow === 13")
+        page.wait_for_function(SETTLED)
+        sideways = page.evaluate(RACK_SHAPE)
+        shot(page, "phone-turned-sideways")
+        assert sideways["tiles"] == upright["tiles"], (upright, sideways)
+        assert sideways["beyond"] <= 0 and sideways["below"] <= 0, f"the rack runs off the screen: {sideways}"
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_function("() => window.okeyTable.state.perRow === 8")
+        page.wait_for_function(SETTLED)
+        again = page.evaluate(RACK_SHAPE)
+        assert again["tiles"] == upright["tiles"] and again["beyond"] <= 0, again
+    finally:
+        context.close()

@@ -192,8 +192,8 @@ def test_four_humans_play_an_arena_match_watched_live_to_the_podium_and_badge(br
             tiles.last.click()
             expect(tiles.last).to_have_class(re.compile(r"\bselected\b"))
             page.click("#discard-btn")
-            expect(tiles).to_have_count(14, timeout=10_000)
-            expect(page.locator("#turn-status.my-turn")).to_have_count(0, timeout=10_000)
+            expect(tiles).to_have_count(14, timeout=30_000)
+            expect(page.locator("#turn-status.my-turn")).to_have_count(0, timeout=30_000)
             played.add(mover)
         assert played == {0, 1, 2, 3}
         table = django(env, SHORTEN.format(arena=arena))

@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import register, scaled_site, shot
+from tests.browser.conftest import REFUSAL, register, scaled_site, shot, table_version, wait_for_answer
 
 
 @pytest.fixture
@@ -29,8 +29,10 @@ def test_computers_play_through_a_separate_worker(page, scaled_server_url):
     tiles = page.locator("#rack .tile")
     expect(tiles).to_have_count(15)
     tiles.last.click()
+    before = table_version(page)
     page.click("#discard-btn")
-    expect(page.locator("#turn-status.my-turn")).to_have_count(0, timeout=10_000)
+    wait_for_answer(page, before)
+    expect(page.locator(REFUSAL)).to_have_count(0)
     # The turn comes back to us only after the worker played three computer turns.
     expect(page.locator("#turn-status.my-turn")).to_have_count(1, timeout=30_000)
     expect(tiles).to_have_count(14)

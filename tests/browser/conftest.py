@@ -21,8 +21,14 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from bench.stack import DAPHNE_OPTIONS
+
+# An `expect` waits up to 15 s by default, not Playwright's 5: each one returns as soon as what
+# it checks holds, so only a slow answer waits longer, and a CI host under load has taken
+# over 5 s to answer a move or to draw a snapshot.
+expect.set_options(timeout=15_000)
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -294,7 +300,6 @@ def seat_online_guest(host, guest, guest_name: str, base_url: str, move_time: st
     """`host` creates an online okey51 table of one round (with `move_time`, seconds as the
     form's option, when given), `guest` (signed in as `guest_name`) joins it from the lobby,
     and the host's page shows them, before the start. Returns the table id."""
-    from playwright.sync_api import expect
 
     host.goto(base_url + "/")
     host.select_option("select[name=ruleset]", "okey51")
@@ -315,7 +320,6 @@ def seat_online_guest(host, guest, guest_name: str, base_url: str, move_time: st
 def start_online_match(host, guest, guest_name: str, base_url: str, move_time: str, timeout: int = 30_000) -> int:
     """`seat_online_guest`, then `host` starts the match. Waits (at most `timeout` ms a
     step) until both racks show. Returns the table id."""
-    from playwright.sync_api import expect
 
     table_id = seat_online_guest(host, guest, guest_name, base_url, move_time, timeout)
     host.click("#start-btn")

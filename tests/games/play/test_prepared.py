@@ -196,3 +196,41 @@ def test_every_registered_read_returns_what_the_orm_returns_field_by_field(alice
                 for _ in range(2):  # compiled on the first call, reused on the second
                     assert [_fields(o) for o in read.fetch(*call)] == orm
                 assert orm
+
+
+@pytest.mark.parametrize("text", [
+    '{"turn":2,"racks":[["R1","K13"],[]],"pile":["J=K7"],"score":-12.5,"done":false,"x":null}',
+    "123456789012345678901234567890", "-9223372036854775809", "18446744073709551615", "18446744073709551616",
+    '{"big":[99999999999999999999,1]}', "1e400", "-Infinity", "NaN", '"\\ud800"', '"caf\\u00e9 \\ud83d\\ude00"',
+    '{"a":1,"a":2}', "-0.0", "1E5", '"1234567890123456789012"',
+])
+def test_json_columns_decode_to_what_the_standard_library_reads(text):
+    import json
+
+    from games.prepared import json_loads
+
+    expected, mine = json.loads(text), json_loads(text)
+    assert repr(mine) == repr(expected) and type(mine) is type(expected)
+
+
+@pytest.mark.parametrize("text", ["", "{", "[1,]", "{'a': 1}", "tru"])
+def test_text_that_is_not_json_is_refused_as_the_standard_library_refuses_it(text):
+    import json
+
+    from games.prepared import json_loads
+
+    with pytest.raises(json.JSONDecodeError):
+        json_loads(text)
+
+
+def test_the_writers_reads_decode_their_json_columns_without_the_standard_decoder(alice, bob):
+    from django.db.models import JSONField
+
+    table = online_table(alice, bob)
+    expected = game_of(table)
+    with transaction.atomic():
+        game = commit._LOCK_BY_TABLE.get(table.pk)
+    assert game.position == expected.position and game.round.initial_position == expected.round.initial_position
+    converters = commit._LOCK_BY_TABLE._compiled["default"][7]
+    functions = [f for _pos, (fs, _e) in converters for f in fs]
+    assert functions and not any(getattr(f, "__func__", None) is JSONField.from_db_value for f in functions)

@@ -7,7 +7,10 @@ what PostgreSQL spends answering it, and it is paid on every move, computer step
 (bench/commit_cost.py). `Prepared` compiles the queryset once in each process and
 afterwards only runs the SQL with the new parameters on the calling thread's connection,
 building the model instances the way Django's `ModelIterable` does: the same columns,
-converters and `select_related` objects.
+converters and `select_related` objects (an instance of a model without init signals'
+receivers is made without running `Model.__init__`, and a JSON column is read by orjson:
+the same values, `json_loads`). Its two writes (`save_row`, `insert_rows`) write their
+JSON columns with orjson too (`json_dumps`: the same stored value).
 
 Only for querysets whose parameters are exactly the call's arguments, in order (ids:
 `filter(pk=...)`; a slice is fine, it is written into the SQL), without annotations;

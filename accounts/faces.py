@@ -8,8 +8,10 @@ face is a different kind of drawing (a screen with two eyes), so it never passes
 player's.
 """
 import hashlib
+from functools import lru_cache
 
-from django.urls import reverse
+from django.conf import settings
+from django.urls import get_script_prefix, get_urlconf, reverse
 
 GRID = 5  # cells per side; the left three columns are drawn, the right two mirror them
 CELL = 10  # SVG units per cell
@@ -68,9 +70,17 @@ COMPUTER_SVG = (
 def face_url(user_id):
     """The address of `user_id`'s face (int -> str): their uploaded picture if they have
     one, else the generated face (`accounts.face_views.face`)."""
-    return reverse("face", args=[int(user_id)])
+    return _reversed(get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF, "face", int(user_id))
 
 
 def computer_face_url():
     """The address of the computers' face (str)."""
-    return reverse("computer_face")
+    return _reversed(get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF, "computer_face", None)
+
+
+@lru_cache(maxsize=4096)
+def _reversed(prefix, urlconf, name, user_id):
+    # Every view of every version names each seat's face: the address is worked out once
+    # per process for each user, script prefix and URL configuration (`reverse` walks the
+    # resolver each time, a few per cent of a version's CPU).
+    return reverse(name, urlconf=urlconf, args=[user_id] if user_id is not None else None)

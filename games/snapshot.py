@@ -152,7 +152,7 @@ MOVE_FIELDS = ("number", "seat", "actor", "action", "result", "events", "draw_no
 CACHED_ROUNDS = 2000  # rounds whose last rows a process keeps (`recent_moves`)
 
 
-def recent_moves(round_id, committed=None):
+def recent_moves(round_id, committed=None, current=False):
     """The rows `view_for` needs for the round's move history: the round's last
     `history.LIMIT` + 1 moves, oldest first, as dicts of MOVE_FIELDS {number, seat, actor,
     action, result, events, draw_no (the draws of the round up to this move), version (the
@@ -163,11 +163,17 @@ def recent_moves(round_id, committed=None):
     afterwards reads only the moves after them (one query either way). `committed` (int or
     None): the game version known to be committed when this is called (the locked game's
     version before its transaction changed it); only rows up to it are kept, never a row
-    of a transaction that may still roll back."""
+    of a transaction that may still roll back. `current` (bool): the caller holds the
+    game's row lock at version `committed` and its transaction logged no move yet, so no
+    move is newer than that version: rows kept up to a move of that very version are all
+    there is, returned without a query (the writer of the next version in the process
+    that committed the last one, `keep_moves`)."""
     if round_id is None:
         return []
     with _CACHE_LOCK:
         known = _CACHE.get(round_id)
+    if known and current and committed is not None and known[-1]["version"] == committed:
+        return list(known)
     if known:
         newer = _MOVES_AFTER.fetch(known[-1]["number"], round_id)
         rows = [_row(m) for m in reversed(newer)]
@@ -184,6 +190,23 @@ def recent_moves(round_id, committed=None):
             while len(_CACHE) > CACHED_ROUNDS:
                 _CACHE.popitem(last=False)
     return rows
+
+
+def keep_moves(round_id, rows):
+    """Keep `rows` (the round's last rows, oldest first, as `recent_moves` returns them)
+    as what this process knows of round `round_id`: called once the transaction that logged
+    the last of them committed, so the writer of the next version here needs no read
+    (`recent_moves` `current`). Rows older than those kept already are ignored."""
+    if not rows:
+        return
+    with _CACHE_LOCK:
+        known = _CACHE.get(round_id)
+        if known and known[-1]["number"] >= rows[-1]["number"]:
+            return
+        _CACHE[round_id] = rows
+        _CACHE.move_to_end(round_id)
+        while len(_CACHE) > CACHED_ROUNDS:
+            _CACHE.popitem(last=False)
 
 
 def _row(move):

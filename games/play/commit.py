@@ -191,7 +191,11 @@ class Write:
         if not played:
             return
         round_id = self.game.round_id
-        rows = snapshot.recent_moves(round_id, committed=self._version_before)
+        logged = getattr(self, "_moves", None)
+        if logged is not None and logged[0] == round_id:
+            rows = logged[1]  # an earlier version of this transaction logged the round's latest rows
+        else:
+            rows = snapshot.recent_moves(round_id, committed=self._version_before, current=logged is None)
         number, draws = (rows[-1]["number"], rows[-1]["draw_no"]) if rows else (0, 0)
         moves = []
         for p in played:
@@ -202,7 +206,11 @@ class Write:
                               version=self.game.version, events=p.step.events(), draw_no=draws))
         prepared.insert_rows(moves)
         rows = rows + [{name: getattr(move, name) for name in snapshot.MOVE_FIELDS} for move in moves]
-        self._moves = (round_id, rows[-(history.LIMIT + 1):])
+        kept = rows[-(history.LIMIT + 1):]
+        self._moves = (round_id, kept)
+        # once committed, these are the round's latest rows: this process's next writer
+        # at this table reads none (a later version of this transaction keeps its own)
+        transaction.on_commit(lambda: snapshot.keep_moves(round_id, kept))
 
     def _count_away(self, played):
         # Leaving by absence (games.results): a turn of a human's seat that ends with no

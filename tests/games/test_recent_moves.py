@@ -66,3 +66,42 @@ def test_a_move_whose_transaction_rolled_back_is_never_returned(alice):
         assert len(recent_moves(game.round_id, committed=game.version - 1)) == len(before) + 1
         raise RuntimeError("the move is refused after all")
     assert recent_moves(game.round_id, committed=game.version) == full_read(game.round_id) == before
+
+
+def test_the_next_writer_in_the_process_reads_no_move_rows_and_sees_what_a_full_read_gives(alice):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    table = solo_table(alice)
+    Seat.objects.filter(table=table, index=0).update(autoplay=True)
+    game = play_out(table, until=lambda g: Move.objects.filter(round_id=g.round_id).count() >= 3)
+    # the last version was committed by this process: its rows were kept after its commit
+    with CaptureQueriesContext(connection) as queries:
+        rows = recent_moves(game.round_id, committed=game.version, current=True)
+    assert rows == full_read(game.round_id) and len(queries) == 0
+    # a move logged elsewhere (another process) at a later version: read, never skipped
+    log_at = game.version + 1
+    Move.objects.create(round_id=game.round_id, number=rows[-1]["number"] + 1, seat=0,
+                        action={"type": "draw", "seat": 0}, version=log_at, draw_no=rows[-1]["draw_no"] + 1)
+    assert recent_moves(game.round_id, committed=log_at, current=True) == full_read(game.round_id)
+
+
+def test_a_second_version_in_one_transaction_numbers_its_moves_after_the_first(alice):
+    from games.play import commit, computer
+
+    table = solo_table(alice)
+    Seat.objects.filter(table=table, index=0).update(autoplay=True)
+    game = play_out(table, until=lambda g: Move.objects.filter(round_id=g.round_id).count() >= 2)
+    with commit.locked(table.pk) as write:
+        g = write.game
+        for _ in range(2):  # two versions, each one computer turn, before the commit
+            seat = write.seats[g.position["turn"]]
+            position, played = computer.play_turn(g, seat, seat.bot_level or write.table.bot_level,
+                                                  Move.Actor.TIMEOUT)
+            if not played:  # the round ended
+                break
+            write.commit(position, played)
+    rows = full_read(game.round_id)
+    numbers = [row["number"] for row in rows]
+    assert numbers == sorted(set(numbers)) and numbers == list(range(numbers[0], numbers[0] + len(numbers)))
+    assert recent_moves(game.round_id, committed=game_of(table).version, current=True) == rows

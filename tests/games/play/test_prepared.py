@@ -4,7 +4,7 @@ second call as on the first, and a shape they cannot serve is refused when first
 import threading
 
 import pytest
-from django.db import transaction
+from django.db import DataError, transaction
 
 from games import snapshot
 from games.models import Game, Move, Seat
@@ -196,3 +196,80 @@ def test_every_registered_read_returns_what_the_orm_returns_field_by_field(alice
                 for _ in range(2):  # compiled on the first call, reused on the second
                     assert [_fields(o) for o in read.fetch(*call)] == orm
                 assert orm
+
+
+@pytest.mark.parametrize("text", [
+    '{"turn":2,"racks":[["R1","K13"],[]],"pile":["J=K7"],"score":-12.5,"done":false,"x":null}',
+    "123456789012345678901234567890", "-9223372036854775809", "18446744073709551615", "18446744073709551616",
+    '{"big":[99999999999999999999,1]}', "1e400", "-Infinity", "NaN", '"\\ud800"', '"caf\\u00e9 \\ud83d\\ude00"',
+    '{"a":1,"a":2}', "-0.0", "1E5", '"1234567890123456789012"',
+])
+def test_json_columns_decode_to_what_the_standard_library_reads(text):
+    import json
+
+    from games.prepared import json_loads
+
+    expected, mine = json.loads(text), json_loads(text)
+    assert repr(mine) == repr(expected) and type(mine) is type(expected)
+
+
+@pytest.mark.parametrize("text", ["", "{", "[1,]", "{'a': 1}", "tru"])
+def test_text_that_is_not_json_is_refused_as_the_standard_library_refuses_it(text):
+    import json
+
+    from games.prepared import json_loads
+
+    with pytest.raises(json.JSONDecodeError):
+        json_loads(text)
+
+
+def test_the_writers_reads_decode_their_json_columns_without_the_standard_decoder(alice, bob):
+    from django.db.models import JSONField
+
+    table = online_table(alice, bob)
+    expected = game_of(table)
+    with transaction.atomic():
+        game = commit._LOCK_BY_TABLE.get(table.pk)
+    assert game.position == expected.position and game.round.initial_position == expected.round.initial_position
+    converters = commit._LOCK_BY_TABLE._compiled["default"][7]
+    functions = [f for _pos, (fs, _e) in converters for f in fs]
+    assert functions and not any(getattr(f, "__func__", None) is JSONField.from_db_value for f in functions)
+
+
+@pytest.mark.parametrize("value", [
+    {"turn": 1, "racks": [["R1", "K13"], []], "note": "ünïcode 😀", "x": None, "ok": True, "n": -3.25},
+    {1: "integer key", "2": [1, 2]}, [10**30, -(10**20)], "\ud800",
+])
+def test_json_columns_are_written_as_the_standard_library_writes_them(alice, bob, value):
+    import json
+
+    from django.db import connection
+
+    from games.prepared import json_dumps
+
+    table = online_table(alice, bob)
+    game = game_of(table)
+    if value == "\ud800":  # what json writes and PostgreSQL refuses is refused the same
+        with pytest.raises(DataError), transaction.atomic():
+            game.position = value
+            commit.prepared.save_row(game)
+        return
+    text = json_dumps(value)
+    assert json.loads(text) == json.loads(json.dumps(value))
+    adapted = Game._meta.get_field("position").get_db_prep_save(value, connection)
+    assert commit.prepared._json_by_orjson([adapted])[0].dumps is json_dumps  # the writer's writes use it
+    game.position = value
+    commit.prepared.save_row(game)
+    with connection.cursor() as cursor:  # the stored jsonb, compared as PostgreSQL reads it
+        cursor.execute("SELECT position = %s::jsonb FROM games_game WHERE id = %s", [json.dumps(value), game.pk])
+        assert cursor.fetchone() == (True,)
+
+
+def test_a_datetime_in_a_json_column_is_refused_as_before(alice, bob):
+    from django.utils import timezone
+
+    table = online_table(alice, bob)
+    game = game_of(table)
+    game.position = {"at": timezone.now()}
+    with pytest.raises(TypeError), transaction.atomic():
+        commit.prepared.save_row(game)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -86,6 +87,9 @@ class Stack:
         env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE")}
         for key, value in DEFAULT_KNOBS.items():
             env.setdefault(key, value)
+        # scaled settings are production's, which refuse to start without a secret key: a
+        # throw-away one, the same in every process of this stack
+        env.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
         self.prefix = f"okeybench{os.getpid()}"
         if self.db == "sqlite":
             env["DATABASE_URL"] = f"sqlite:///{self.tmp / 'db.sqlite3'}"

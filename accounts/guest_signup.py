@@ -3,7 +3,10 @@ becomes the new account (allauth's sign-up form and flow, with this adapter's
 `new_user`), so every seat, match and solo record already points at it. Nothing is copied.
 
 Names starting "Guest-" (guests) or "deleted-" (deleted accounts, `accounts.erasure`)
-are the site's own: the sign-up form refuses them.
+are the site's own: the sign-up form refuses them. A new name is at most
+`USERNAME_MAX_LENGTH` characters: the name is what the seats, the lobby's rows, the
+rankings and the profile's heading show, and a 150-character one (the model's limit)
+filled them with a wall of letters.
 """
 from allauth.account.mixins import RedirectAuthenticatedUserMixin
 from allauth.account.views import SignupView
@@ -18,6 +21,8 @@ from accounts.erased import DELETED_PREFIX
 from accounts.guests import GUEST_PREFIX, SEEN_KEY, Guest, is_guest
 from accounts.login_limits import AccountAdapter as LoginLimitsAdapter
 
+USERNAME_MAX_LENGTH = 30  # characters; a display name (PlayerSettings) may be 40
+TOO_LONG_MESSAGE = _("A user name has at most %(max)d characters.")
 RESERVED_NAME_MESSAGE = _("Names starting with “Guest-” or “deleted-” are kept for the site. Please choose another.")
 
 
@@ -26,9 +31,11 @@ class AccountAdapter(LoginLimitsAdapter):
     the guest's row reused at sign-up and the site's reserved name prefixes."""
 
     def clean_username(self, username, shallow=False):
-        """The login limits' checks, then refuse the reserved prefixes (case-insensitive).
-        Raises forms.ValidationError."""
+        """The login limits' checks, then refuse a name over USERNAME_MAX_LENGTH characters
+        and the reserved prefixes (case-insensitive). Raises forms.ValidationError."""
         username = super().clean_username(username, shallow=shallow)
+        if len(username) > USERNAME_MAX_LENGTH:
+            raise forms.ValidationError(TOO_LONG_MESSAGE % {"max": USERNAME_MAX_LENGTH})
         if username.lower().startswith((GUEST_PREFIX.lower(), DELETED_PREFIX)):
             raise forms.ValidationError(RESERVED_NAME_MESSAGE)
         return username

@@ -119,6 +119,19 @@ def test_sign_up_refuses_the_sites_own_name_prefixes(client):
     assert not get_user_model().objects.exists()
 
 
+def test_sign_up_refuses_a_name_longer_than_thirty_characters(client):
+    def sign_up(name):
+        return client.post("/accounts/signup/", {"email": f"{len(name)}@example.com", "username": name,
+                                                 "password1": "tiles-and-racks-42",
+                                                 "password2": "tiles-and-racks-42"}, HTTP_ACCEPT_LANGUAGE="fr")
+    response = sign_up("W" * 31)
+    assert response.status_code == 200
+    assert "Un nom d’utilisateur a au plus 30 caractères." in response.content.decode()
+    assert not get_user_model().objects.exists()
+    assert sign_up("W" * 30).status_code == 302
+    assert get_user_model().objects.get().username == "W" * 30
+
+
 def test_a_logged_in_player_still_cannot_open_the_sign_up_form(client, alice):
     client.force_login(alice)
     assert client.get("/accounts/signup/").status_code == 302

@@ -1,4 +1,4 @@
-"""A player whose username is as long as the sign-up form allows (150 characters, one
+"""A player whose username is as long as the sign-up form allows (30 characters, one
 word) still gets pages that fit a phone (390x844, touch): the header's name ends in "…"
 with the whole name in its title, the sign-in message wraps, and no page scrolls sideways;
 their online table's seats fit, its row in the lobby keeps its Join button on screen, and
@@ -6,10 +6,11 @@ a watcher reads the whole "… is playing" line while it is their turn.
 Screenshots go to test-artifacts/."""
 import re
 
+from accounts.guest_signup import USERNAME_MAX_LENGTH
 from tests.browser.conftest import register, shot
 from tests.browser.test_table_fit import SIZES
 
-NAME = "L" * 150
+NAME = "L" * USERNAME_MAX_LENGTH
 PHONE_WIDTH = SIZES["phone"]["width"]
 
 WIDE = """() => ({scrollW: document.documentElement.scrollWidth,

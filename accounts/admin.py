@@ -122,7 +122,11 @@ class PlayerAdmin(LargeTableAdmin, UserAdmin):
 
 
 @admin.register(Sanction)
-class SanctionAdmin(admin.ModelAdmin):
+class SanctionAdmin(LargeTableAdmin, admin.ModelAdmin):
+    """Sanctions, one list of every one ever given: it grows with the players, so it pages
+    like the big tables' lists (`LargeTableAdmin`: 50 rows, row checkboxes written
+    directly, counts capped)."""
+
     list_display = ("user", "kind", "reason", "until", "created_by", "created", "lifted")
     list_select_related = ("user", "created_by")  # who gave it may be gone: not joined by default
     list_filter = ("kind",)

@@ -14,8 +14,9 @@ that exists: fill once, measure many times (before and after a change, on the sa
 `measure` runs the site in this process (Django's test client, the production settings
 without Redis: no cache in front of the database) and requests every page `--repeat`
 times after one warm-up: the lobby (anonymous and as the most active player), the
-rankings' first and last page, the solo records' first and last page, the profiles of
-the most active player and of a typical one (a handful of matches), the score table,
+rankings' first and last page and those of this month and this week, the solo records'
+first and last page, the profiles of the most active player and of a typical one (a
+handful of matches), the score table,
 game record, replay page and one round's replay frames of a two-round match, and as
 staff every admin changelist (with a search where the page has a search box), the user
 change page of the most active player. Then `export_games` over the last week and
@@ -234,6 +235,7 @@ def measure(args):
          reverse("leaderboard", args=["okey51"]) + "?last=1"),
         ("rankings okey51 this month, as the player", player,
          reverse("leaderboard", args=["okey51"]) + "?period=month"),
+        ("rankings okey51 this week", anonymous, reverse("leaderboard", args=["okey51"]) + "?period=week"),
         ("solo records okey51, first page", anonymous, reverse("solo_records", args=["okey51"])),
         (f"solo records okey51, last page ({last_solo})", anonymous,
          reverse("solo_records", args=["okey51"]) + "?last=1"),

@@ -310,13 +310,20 @@ def recompute_ratings(limit_seconds, ruleset="rami"):
 
     from leaderboards.recording import recompute
 
-    state = {"queries": 0, "inserts": 0, "stopped": False}
+    state = {"queries": 0, "matches": set(), "stopped": False}
     t0, c0 = time.perf_counter(), time.process_time()
 
     def count(execute, sql, params, many, context):
         state["queries"] += 1
         if sql.startswith('INSERT INTO "leaderboards_ratingchange"'):
-            state["inserts"] += 1
+            # the rated matches written: one insert per match on the match-by-match path,
+            # one per batch of matches on the batched one (its rows' match ids)
+            columns = sql.split("(", 1)[1].split(")", 1)[0].replace('"', "").replace(" ", "").split(",")
+            at = columns.index("match_id")
+            if "UNNEST" in sql:  # Django's bulk insert on PostgreSQL: one array per column
+                state["matches"].update(params[at])
+            else:
+                state["matches"].update(params[at::len(columns)])
         if time.perf_counter() - t0 > limit_seconds and not state["stopped"]:
             state["stopped"] = True
             raise _Stop
@@ -335,9 +342,8 @@ def recompute_ratings(limit_seconds, ruleset="rami"):
     except _Stop:
         pass
     # Stopped, the recompute's own transaction was rolled back with what it wrote: its
-    # progress is the rating-change inserts it made, one per rated match on the
-    # match-by-match path (a batched path finishes well within the limit).
-    matches = rated if rated is not None else state["inserts"]
+    # progress is the rated matches whose rating changes it inserted.
+    matches = rated if rated is not None else len(state["matches"])
     label = f"recompute_ratings {ruleset} ({matches} rated matches{'' if rated is not None else ', stopped'})"
     row = {"page": label, "seconds": seconds, "queries": state["queries"], "matches": matches,
            "per_match_queries": state["queries"] / max(1, matches), "per_match_ms": seconds * 1000 / max(1, matches),

@@ -18,7 +18,7 @@ from accounts.player_settings import PlayerSettings
 from games.chat.models import ChatReport
 from games.models import Match, Seat
 from okeysite.admin_counts import LargeTableAdmin
-from okeysite.admin_search import SearchByUserName
+from okeysite.admin_search import AnyOf, SearchByUserName
 
 User = get_user_model()
 
@@ -122,12 +122,29 @@ class PlayerAdmin(LargeTableAdmin, UserAdmin):
 
 
 @admin.register(Sanction)
-class SanctionAdmin(admin.ModelAdmin):
+class SanctionAdmin(LargeTableAdmin, admin.ModelAdmin):
+    """Sanctions, one list of every one ever given: it grows with the players, so it pages
+    like the big tables' lists (`LargeTableAdmin`: 50 rows, row checkboxes written
+    directly, counts capped)."""
+
     list_display = ("user", "kind", "reason", "until", "created_by", "created", "lifted")
     list_select_related = ("user", "created_by")  # who gave it may be gone: not joined by default
     list_filter = ("kind",)
     search_fields = ("user__username", "user__email", "reason")
     readonly_fields = ("user", "kind", "created_by", "created")
+
+    def get_search_results(self, request, queryset, search_term):
+        """The sanctions of the users whose user name or e-mail contains the term (any
+        case), those users read first through their trigram indexes
+        (`okeysite.search_indexes`), and those whose reason contains it. Django's search
+        of `search_fields` joined every user to the sanctions and read the users whole,
+        for the page and again for its count."""
+        term = search_term.strip()
+        if not term:
+            return queryset, False
+        users = (get_user_model().objects.filter(Q(username__icontains=term) | Q(email__icontains=term))
+                 .values_list("pk", flat=True))
+        return queryset.filter(Q(AnyOf("user", users)) | Q(reason__icontains=term)), False
 
     def has_add_permission(self, request):
         return False  # from the user list's actions

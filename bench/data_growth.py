@@ -14,8 +14,9 @@ that exists: fill once, measure many times (before and after a change, on the sa
 `measure` runs the site in this process (Django's test client, the production settings
 without Redis: no cache in front of the database) and requests every page `--repeat`
 times after one warm-up: the lobby (anonymous and as the most active player), the
-rankings' first and last page, the solo records' first and last page, the profiles of
-the most active player and of a typical one (a handful of matches), the score table,
+rankings' first and last page and those of this month and this week, the solo records'
+first and last page, the profiles of the most active player and of a typical one (a
+handful of matches), the score table,
 game record, replay page and one round's replay frames of a two-round match, and as
 staff every admin changelist (with a search where the page has a search box), the user
 change page of the most active player. Then `export_games` over the last week and
@@ -234,6 +235,7 @@ def measure(args):
          reverse("leaderboard", args=["okey51"]) + "?last=1"),
         ("rankings okey51 this month, as the player", player,
          reverse("leaderboard", args=["okey51"]) + "?period=month"),
+        ("rankings okey51 this week", anonymous, reverse("leaderboard", args=["okey51"]) + "?period=week"),
         ("solo records okey51, first page", anonymous, reverse("solo_records", args=["okey51"])),
         (f"solo records okey51, last page ({last_solo})", anonymous,
          reverse("solo_records", args=["okey51"]) + "?last=1"),
@@ -308,13 +310,20 @@ def recompute_ratings(limit_seconds, ruleset="rami"):
 
     from leaderboards.recording import recompute
 
-    state = {"queries": 0, "inserts": 0, "stopped": False}
+    state = {"queries": 0, "matches": set(), "stopped": False}
     t0, c0 = time.perf_counter(), time.process_time()
 
     def count(execute, sql, params, many, context):
         state["queries"] += 1
         if sql.startswith('INSERT INTO "leaderboards_ratingchange"'):
-            state["inserts"] += 1
+            # the rated matches written: one insert per match on the match-by-match path,
+            # one per batch of matches on the batched one (its rows' match ids)
+            columns = sql.split("(", 1)[1].split(")", 1)[0].replace('"', "").replace(" ", "").split(",")
+            at = columns.index("match_id")
+            if "UNNEST" in sql:  # Django's bulk insert on PostgreSQL: one array per column
+                state["matches"].update(params[at])
+            else:
+                state["matches"].update(params[at::len(columns)])
         if time.perf_counter() - t0 > limit_seconds and not state["stopped"]:
             state["stopped"] = True
             raise _Stop
@@ -333,9 +342,8 @@ def recompute_ratings(limit_seconds, ruleset="rami"):
     except _Stop:
         pass
     # Stopped, the recompute's own transaction was rolled back with what it wrote: its
-    # progress is the rating-change inserts it made, one per rated match on the
-    # match-by-match path (a batched path finishes well within the limit).
-    matches = rated if rated is not None else state["inserts"]
+    # progress is the rated matches whose rating changes it inserted.
+    matches = rated if rated is not None else len(state["matches"])
     label = f"recompute_ratings {ruleset} ({matches} rated matches{'' if rated is not None else ', stopped'})"
     row = {"page": label, "seconds": seconds, "queries": state["queries"], "matches": matches,
            "per_match_queries": state["queries"] / max(1, matches), "per_match_ms": seconds * 1000 / max(1, matches),

@@ -187,7 +187,7 @@ def fill(dsn, size, seed=1, log=print):
             return first_normal + min(n_normal - 1, int(n_normal * rng.random() ** SKEW))
 
         table_rows, seat_rows, match_rows, game_rows, plan_rows = [], [], [], [], []
-        rating_state = {}  # (user, ruleset) -> [mu, sigma, matches, wins]
+        rating_state = {}  # (user, ruleset) -> [mu, sigma, matches, wins, latest match end]
         change_rows, solo_best, chat_rows, report_rows = [], {}, [], []
         seat_id = round_id = 0
         step_seconds = SPAN_DAYS * 86400 / n_matches
@@ -251,12 +251,13 @@ def fill(dsn, size, seed=1, log=print):
             elif len(humans) >= 2 and not any(u in guests_set for u in humans):
                 places = {s: standings.index(s) + 1 for s in range(len(humans))}
                 for s, user in enumerate(humans):
-                    state = rating_state.setdefault((user, ruleset), [25.0, 25.0 / 3, 0, 0])
+                    state = rating_state.setdefault((user, ruleset), [25.0, 25.0 / 3, 0, 0, None])
                     mu0, s0 = state[0], state[1]
                     state[0] = mu0 + (2.5 - places[s]) * 0.6 * s0 / 8 + rng.gauss(0, 0.2)
                     state[1] = max(0.8, s0 * 0.97)
                     state[2] += 1
                     state[3] += 1 if places[s] == 1 else 0
+                    state[4] = finished if state[4] is None else max(state[4], finished)  # the latest end
                     change_rows.append((tid, user, ruleset, places[s], False, mu0, s0, state[0], state[1], finished))
             if not solo and rng.random() < 0.3:
                 for k in range(rng.randint(1, 8)):
@@ -350,8 +351,9 @@ def fill(dsn, size, seed=1, log=print):
         # ---- ratings, rating changes, solo records
         _copy(cur, "leaderboards_ratingchange", ["match_id", "user_id", "ruleset", "place", "abandoned", "mu_before",
                                                  "sigma_before", "mu_after", "sigma_after", "played"], change_rows)
-        _copy(cur, "leaderboards_rating", ["user_id", "ruleset", "mu", "sigma", "matches", "wins", "updated"],
-              ((u, r, s[0], s[1], s[2], s[3], now) for (u, r), s in rating_state.items()))
+        _copy(cur, "leaderboards_rating", ["user_id", "ruleset", "mu", "sigma", "matches", "wins", "last_played",
+                                           "updated"],
+              ((u, r, s[0], s[1], s[2], s[3], s[4], now) for (u, r), s in rating_state.items()))
         _copy(cur, "leaderboards_solorecord", ["user_id", "ruleset", "match_id", "total", "rounds", "played"],
               ((u, r, b[0], b[1], b[2], b[3]) for (u, r), b in solo_best.items()))
         # the player's choice, copied on the record as `leaderboards.solo_visibility` keeps it

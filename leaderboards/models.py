@@ -27,15 +27,25 @@ class Rating(models.Model):
     # for every rating on every page.
     ordinal = models.GeneratedField(expression=F("mu") - 3 * F("sigma"), output_field=models.FloatField(),
                                     db_persist=True)
+    # The end of the player's latest rated match in this ruleset (the latest `played` of
+    # their rating changes), kept by `leaderboards.recording` with mu and sigma. "Played in
+    # this month / week" is then a test on the rating row itself: the period's ranking
+    # read the month's rating changes to find its players, a cost that grew with the
+    # month's matches on every page.
+    last_played = models.DateTimeField(_("last rated match"), null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "ruleset"], name="rating_unique_user_ruleset")]
         indexes = [
             models.Index(fields=["ruleset", "-ordinal", "user"], name="rating_rank_order"),
             # the ranked (established) players alone: a few thousand of a hundred thousand
-            # ratings, so even the last page's OFFSET walks only them
+            # ratings, so even the last page's OFFSET walks only them; with the latest match,
+            # a period's ranking and its rank counts are read from the index alone
             models.Index(fields=["ruleset", "-ordinal", "user"], condition=Q(matches__gte=ratings.PROVISIONAL_MATCHES),
-                         name="rating_rank_established"),
+                         include=["last_played"], name="rating_rank_established"),
+            # a period's players of a ruleset (those with a rated match since its start),
+            # for the provisional list: most ratings are provisional and few of them recent
+            models.Index(fields=["ruleset", "last_played"], name="rating_by_last_played"),
         ]
         verbose_name = _("rating")
         verbose_name_plural = _("ratings")
@@ -73,7 +83,8 @@ class RatingChange(models.Model):
         ordering = ["played", "match_id"]
         constraints = [models.UniqueConstraint(fields=["match", "user"], name="ratingchange_unique_match_user")]
         indexes = [
-            # a player's latest changes (the profile's chart) and a period's players (rankings)
+            # a player's latest changes (the profile's chart, a period ranking's gains) and a
+            # ruleset's changes in the order they were played
             models.Index(fields=["user", "played"], name="ratingchange_by_user_played"),
             models.Index(fields=["ruleset", "played"], name="ratingchange_by_ruleset_played"),
         ]

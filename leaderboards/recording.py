@@ -94,8 +94,8 @@ def _teams_of(match, seats, humans):
 
 def _apply(match, plan, current):
     """Apply the rated `plan` (`rated_teams`) of `match` to the ratings in `current`
-    ({user id: Rating}, every rated player's, changed in place). Returns the list of
-    unsaved RatingChange rows."""
+    ({user id: Rating}, every rated player's, changed in place: mu, sigma, matches, wins
+    and `last_played`). Returns the list of unsaved RatingChange rows."""
     sides, places, winners = plan
     before = [[(current[u].mu, current[u].sigma) for _s, u, _ab in side] for side in sides]
     after = ratings.rate(before, places)
@@ -104,6 +104,9 @@ def _apply(match, plan, current):
         for (seat, user, abandoned), (mu0, s0), (mu1, s1) in zip(side, side_before, side_after):
             rating = current[user]
             rating.mu, rating.sigma = mu1, s1
+            # the latest end, not this one: the sweeper may record an older match late
+            if rating.last_played is None or match.finished > rating.last_played:
+                rating.last_played = match.finished
             rating.matches += 1
             rating.wins += 1 if seat in winners else 0
             changes.append(RatingChange(
@@ -125,7 +128,7 @@ def _rate(match):
     current = {r.user_id: r for r in Rating.objects.filter(ruleset=ruleset, user_id__in=users)}
     changes = _apply(match, plan, current)
     for user in users:
-        current[user].save(update_fields=["mu", "sigma", "matches", "wins", "updated"])
+        current[user].save(update_fields=["mu", "sigma", "matches", "wins", "last_played", "updated"])
     RatingChange.objects.bulk_create(changes)
     return len(changes)
 

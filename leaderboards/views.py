@@ -1,7 +1,7 @@
 """Public leaderboard and solo-record pages (function views, read-only)."""
 from datetime import timedelta
 
-from django.db.models import Q
+from django.db.models import F, FloatField, Func, Q, Sum, Value
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -30,6 +30,27 @@ def period_start(period, now=None):
     return None
 
 
+def _shown(mu, sigma):
+    """`ratings.display` written in SQL: round(1000 + 40 × (mu − 3σ)) with the same float
+    operations in the same order. The double is rounded as it is (PostgreSQL's `round` of
+    a double rounds a half to even, as Python's does); Django's `Round` would cast it to
+    a 15-digit numeric first, which rounds 1012.4999999999999 up."""
+    shown = Value(1000.0) + Value(40.0) * (F(mu) - Value(3.0) * F(sigma))
+    return Func(shown, function="ROUND", output_field=FloatField())
+
+
+def period_gains(ruleset, since, users):
+    """The change of the shown rating of each of `users` (ids) in `ruleset` over their
+    rated matches ended at `since` or later: the sum of their `RatingChange.delta`s,
+    added up by the database (a player can have a thousand changes in a month; only one
+    row per player comes back). Returns {user id: int points}, without the users who
+    have no change in the period."""
+    found = (RatingChange.objects.filter(ruleset=ruleset, played__gte=since, user_id__in=users)
+             .order_by().values("user_id")
+             .annotate(gain=Sum(_shown("mu_after", "sigma_after") - _shown("mu_before", "sigma_before"))))
+    return {row["user_id"]: int(row["gain"]) for row in found}
+
+
 def _ruleset_or_404(ruleset):
     if ruleset not in RULESETS:
         raise Http404("unknown ruleset")
@@ -55,22 +76,28 @@ def leaderboard(request, ruleset):
     # ranked by the stored `Rating.ordinal` (mu − 3σ) through its index
     ratings_qs = Rating.objects.filter(listed(), ruleset=ruleset).select_related("user", "user__player_settings")
     if since is not None:
-        active = RatingChange.objects.filter(ruleset=ruleset, played__gte=since).values("user_id")
-        ratings_qs = ratings_qs.filter(user_id__in=active)
+        # "played a rated match in the period" is the rating's own latest match
+        # (`Rating.last_played`, kept with the rating): the period's players are not read
+        # from the rating changes of the period, which grow with every match played in it
+        ratings_qs = ratings_qs.filter(last_played__gte=since)
     order = ("-ordinal", "user_id")
     established = ratings_qs.filter(matches__gte=ratings.PROVISIONAL_MATCHES)
-    provisional = ratings_qs.filter(matches__lt=ratings.PROVISIONAL_MATCHES).order_by(*order)[:50]
+    # the provisional list's 50 ids first, then those rows with their users: a period's
+    # provisional players are sorted from the recent ones' index, and joining every one of
+    # them to its user before the sort cost more than the sort
+    picked = list(ratings_qs.filter(matches__lt=ratings.PROVISIONAL_MATCHES).select_related(None)
+                  .order_by(*order).values_list("pk", flat=True)[:50])
+    found = Rating.objects.select_related("user", "user__player_settings").in_bulk(picked)
+    provisional = [found[pk] for pk in picked]
     keep = f"period={period}&" if period != "all" else ""
     page = ranking_page(established, order, request.GET, "user", "user__player_settings", keep=keep)
     rows = page.rows
     gains = {}
     if since is not None:
         users = [r.user_id for r in rows] + [r.user_id for r in provisional]
-        for change in RatingChange.objects.filter(ruleset=ruleset, played__gte=since, user_id__in=users):
-            gains[change.user_id] = gains.get(change.user_id, 0) + change.delta
+        gains = period_gains(ruleset, since, users)
     for row in rows:
         row.gain = gains.get(row.user_id)
-    provisional = list(provisional)
     for row in provisional:
         row.gain = gains.get(row.user_id)
     mine = None

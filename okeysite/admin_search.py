@@ -8,8 +8,45 @@ trigram index on `UPPER(username)` (`okeysite.search_indexes`), and the list is 
 filtered on that short list of ids, ORed with its own columns' trigram-indexed `icontains`.
 """
 from django.contrib.auth import get_user_model
-from django.db.models import Q
+from django.db.models import BooleanField, Expression, F, Q
 from django.utils.translation import gettext_lazy as _
+
+
+class AnyOf(Expression):
+    """The condition `column = ANY('{…}')`, the ids written into the query as one
+    array constant, for a filter (`queryset.filter(AnyOf("user", ids))`). Django writes
+    `column IN (%s, %s, …)`, one placeholder per id, and psycopg splits a query with that
+    many placeholders on every run, uncached: with the 1,111 users a search for "player12"
+    finds among 100,000, most of the page's CPU. The planner gets the same `= ANY(array)`
+    it makes of an IN list, with the values, so it plans as before; the ids are ints from
+    the database, written with `int()`, never text from the request. Elsewhere than
+    PostgreSQL, the IN list.
+
+    Args: `column` (str, a field or lookup of the filtered model), `values` (ints)."""
+
+    output_field = BooleanField()
+    conditional = True
+
+    def __init__(self, column, values):
+        super().__init__()
+        self.column = F(column)
+        self.values = [int(value) for value in values]
+
+    def get_source_expressions(self):
+        return [self.column]
+
+    def set_source_expressions(self, exprs):
+        (self.column,) = exprs
+
+    def as_sql(self, compiler, connection):
+        sql, params = compiler.compile(self.column)
+        if connection.vendor != "postgresql":
+            if not self.values:
+                return "1 = 0", []
+            return f"{sql} IN ({', '.join(['%s'] * len(self.values))})", [*params, *self.values]
+        array = ",".join(str(value) for value in self.values)
+        # untyped: PostgreSQL reads the literal as an array of the column's own type
+        return f"{sql} = ANY('{{{array}}}')", params
 
 
 def users_named(term):
@@ -31,7 +68,7 @@ class SearchByUserName:
         term = search_term.strip()
         if not term:
             return queryset, False
-        found = Q(**{f"{self.user_field}__in": users_named(term)})
+        found = Q(AnyOf(self.user_field, users_named(term)))
         for field in self.word_fields:
             found |= Q(**{f"{field}__icontains": term})
         return queryset.filter(found), False

@@ -71,14 +71,16 @@ def test_the_period_filter_keeps_players_who_played_in_it(client, alice, bob, ca
 
     from django.utils import timezone
 
-    from leaderboards.models import RatingChange
+    from games.models import Match
 
-    rated_matches([alice, bob], ratings.PROVISIONAL_MATCHES)
-    rated_matches([carol, bob], ratings.PROVISIONAL_MATCHES)
-    long_ago = timezone.now() - timedelta(days=60)
-    RatingChange.objects.update(played=timezone.now())
-    RatingChange.objects.filter(user=carol).update(played=long_ago)
-    RatingChange.objects.filter(user=bob, match__table__seats__user=carol).update(played=long_ago)
+    def played(players, ended):
+        for minute in range(ratings.PROVISIONAL_MATCHES):
+            match = finished_match((players + [None] * 4)[:4], [10, 20, 30, 40])
+            Match.objects.filter(pk=match.pk).update(finished=ended - timedelta(seconds=minute))
+            record_result(match)
+
+    played([carol, bob], timezone.now() - timedelta(days=60))
+    played([alice, bob], timezone.now())
     week = client.get(reverse("leaderboard", args=["okey51"]) + "?period=week").content.decode()
     assert ">alice<" in week and ">bob<" in week and ">carol<" not in week
     everything = client.get(reverse("leaderboard", args=["okey51"])).content.decode()

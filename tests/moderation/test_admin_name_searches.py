@@ -74,3 +74,33 @@ def test_a_name_or_words_search_can_be_answered_by_the_trigram_indexes(alice):
         cursor.execute("SET LOCAL enable_seqscan = off")  # a few rows: make the planner show what it can use
         for queryset, index in searches:
             assert index in queryset.explain(), index
+
+
+def test_the_sanctions_are_found_by_user_name_e_mail_or_reason(staff_client, make_user, staff):
+    from accounts.moderation import Sanction, sanction
+
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    bob.email = "robert.malice@example.org"
+    bob.save(update_fields=["email"])
+    sanction(alice, Sanction.Kind.MUTE, "spam in the chat", None, by=staff)
+    sanction(bob, Sanction.Kind.MUTE, "rude", None, by=staff)
+    sanction(carol, Sanction.Kind.MUTE, "insulted Alicia", None, by=staff)
+    ids = {user.username: Sanction.objects.get(user=user).pk for user in (alice, bob, carol)}
+    assert found(staff_client, "accounts_sanction", "ALIC") == sorted([ids["alice"], ids["bob"], ids["carol"]])
+    assert found(staff_client, "accounts_sanction", "robert") == [ids["bob"]]
+    assert found(staff_client, "accounts_sanction", "spam") == [ids["alice"]]
+    assert found(staff_client, "accounts_sanction", "nobody") == []
+
+
+def test_the_chat_reports_are_found_by_reporter_reported_player_or_reason(staff_client, make_user):
+    from games.chat.models import ChatReport
+
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    table = finished_match([alice, bob, carol, None], [1, 2, 3, 4]).table
+    by_alice = ChatReport.objects.create(table=table, reporter=alice, reported=bob, reason="rude")
+    about_alice = ChatReport.objects.create(table=table, reporter=carol, reported=alice, reason="spam")
+    nobody_named = ChatReport.objects.create(table=table, reporter=bob, reported=None, reason="Alicia's insults")
+    assert found(staff_client, "games_chatreport", "alic") == sorted([by_alice.pk, about_alice.pk, nobody_named.pk])
+    assert found(staff_client, "games_chatreport", "CAROL") == [about_alice.pk]
+    assert found(staff_client, "games_chatreport", "bob") == sorted([by_alice.pk, nobody_named.pk])
+    assert found(staff_client, "games_chatreport", "zzz") == []

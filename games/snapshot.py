@@ -54,19 +54,23 @@ def _computer_label(language, index, level):
 def players_info(table, seats):
     """Per seat of `table` (`seats` in seat order, with their users): {"name" (display
     name; a computer's is `computer_label`, in the active language), "user" (username),
-    "computer" (bot level or None), "connected", "autoplay", "empty", "left" (humans: the
+    "computer" (bot level or None), "connected", "autoplay" (a computer plays the human's seat
+    for now; never before the match starts), "empty", "left" (humans: the
     player left the match, `results.has_left`: they chose to, or had no socket for their
     last OKEY_LEFT_AFTER_TURNS turns; a computer plays the seat), "team" (okey51
     teams: 0 for seats 0+2, 1 for seats 1+3; else None), "avatar" (the address of the
     seat's face, `accounts.faces`: the player's, the computers' one, None for a free
     seat)}."""
     teams = api.ruleset(table.ruleset).team_totals(table.options, [0] * len(seats)) is not None
+    # A player who closed the page before the start is on autoplay already (games.play.presence),
+    # but no computer plays anything until the match starts: the waiting room says "not connected".
+    playing = table.status != table.Status.OPEN
     out = []
     computer_face = None
     for seat in seats:
         if seat.user_id:
             info = {"name": display_name(seat.user), "user": seat.user.get_username(), "computer": None,
-                    "connected": seat.connected, "autoplay": seat.autoplay, "empty": False,
+                    "connected": seat.connected, "autoplay": seat.autoplay and playing, "empty": False,
                     "left": results.has_left(seat), "avatar": face_url(seat.user_id)}
         elif seat.bot_level:
             computer_face = computer_face or computer_face_url()  # one address for every computer

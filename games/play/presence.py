@@ -49,8 +49,13 @@ def _stands_in(write):
     # RULES.md §6: at an online table the others would wait out a dropped player, so a
     # computer plays the seat meanwhile. At a solo table nobody waits: the table waits for
     # its player, and only the move clock they chose (none when practising) hands a turn
-    # to the computer (turns.expire_turn).
-    return write.table.status == Table.Status.PLAYING and write.table.mode == Table.Mode.ONLINE
+    # to the computer (turns.expire_turn). A player who closed the page while the table
+    # was still waiting for its start is just as absent once it starts: the seat goes on
+    # autoplay now, so the match starts with the computer in it (never their move clock,
+    # twice, before the timeouts put it there), and a socket opening before or after the
+    # start gives it back as in play.
+    return (write.table.status in (Table.Status.OPEN, Table.Status.PLAYING)
+            and write.table.mode == Table.Mode.ONLINE)
 
 
 def _takes_over(write, seat):
@@ -128,7 +133,8 @@ def set_connected(user, table_id, connected, origin=None, channel=None):
 
     `channel` names the socket's `Connection` row (None: a row of its own is made on
     opening, and any one row of the seat goes on closing). The last live socket closing
-    during a match at an online table puts the seat on autoplay (RULES.md §6). In the
+    at an online table, during its match or while it waits for its start, puts the seat
+    on autoplay (RULES.md §6). In the
     seat's own turn the computer then plays that turn after OKEY_DISCONNECT_GRACE (never
     later than the player's clock: the others do not wait out the move time); in another
     seat's turn it plays the seat's next turns. A solo table waits for its player instead:

@@ -230,7 +230,8 @@ def leave_table(user, table_id):
         else:  # a quick-match table is nobody's own: it waits on for the others
             seat.user = None
             seat.client_seed = None  # the seed was this player's, not the seat's
-            seat.save(update_fields=["user", "client_seed"])
+            seat.autoplay = False  # so was being away (a closed page, games.play.presence)
+            seat.save(update_fields=["user", "client_seed", "autoplay"])
         write.notify()
         write.lobby_changed()
 
@@ -256,7 +257,8 @@ def remove_player(user, table_id, seat_index):
         removed = seat.user
         seat.user = None
         seat.client_seed = None
-        seat.save(update_fields=["user", "client_seed"])
+        seat.autoplay = False  # the removed player's closed page is not the next one's
+        seat.save(update_fields=["user", "client_seed", "autoplay"])
         if removed.pk not in table.removed:
             table.removed = [*table.removed, removed.pk]
             table.save(update_fields=["removed"])

@@ -39,6 +39,8 @@ CASES = [
      Deadline(MOVE, at(9), 1), NEW_TURN, COMPUTER, Deadline(BOT, at(1.0), 2)),
     ("an autoplayed seat waits three delays, so its player can come back",
      Deadline(MOVE, at(9), 1), NEW_TURN, AUTOPLAY, Deadline(BOT, at(3.0), 2)),
+    ("a seat whose page closed before the start gets the computer at the first deal, within the grace",
+     Deadline(NONE), Reached(playing=True, dealt=True, turn=2, new_turn=True), GONE, Deadline(BOT, at(3.0), 2)),
     ("a seat whose player left waits one delay: they never come back",
      Deadline(MOVE, at(9), 1), NEW_TURN, LEFT, Deadline(BOT, at(1.0), 2)),
     ("the last socket closing on turn gives the disconnect grace",

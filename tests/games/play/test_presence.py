@@ -27,11 +27,28 @@ def test_a_second_tab_only_counts_and_the_seat_stays_with_the_player(alice):
     assert (seat.connections, seat.autoplay) == (1, False)
 
 
-def test_connections_before_the_match_never_mean_autoplay(alice):
+def test_a_page_closed_before_the_start_starts_on_autoplay_and_one_reopened_does_not(alice, bob):
     table = tables.create_table(alice, "okey51", {}, mode="online")
+    tables.join_table(bob, table.pk)
     presence.set_connected(alice, table.pk, True)
     presence.set_connected(alice, table.pk, False)
-    assert Seat.objects.get(table=table, index=0).autoplay is False
+    presence.set_connected(bob, table.pk, True)
+    presence.set_connected(bob, table.pk, False)
+    presence.set_connected(bob, table.pk, True)
+    tables.start_match(alice, table.pk)
+    seats = {s.index: (s.connected, s.autoplay) for s in Seat.objects.filter(table=table, user__isnull=False)}
+    assert seats == {0: (False, True), 2: (True, False)}
+
+
+def test_a_seat_left_before_the_start_is_not_away_for_the_next_player(alice, bob, carol):
+    table = tables.create_table(alice, "okey51", {}, mode="online")
+    tables.join_table(bob, table.pk)
+    presence.set_connected(bob, table.pk, True)
+    presence.set_connected(bob, table.pk, False)
+    assert Seat.objects.get(table=table, index=2).autoplay is True
+    tables.leave_table(bob, table.pk)
+    tables.join_table(carol, table.pk)
+    assert Seat.objects.get(table=table, index=2).autoplay is False
 
 
 def test_spectators_have_no_seat_to_count_or_resume(alice, bob):

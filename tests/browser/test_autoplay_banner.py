@@ -12,6 +12,11 @@ from playwright.sync_api import expect
 from tests.browser.conftest import base_env, register, serve, shot
 
 MOVE_SECONDS = 4
+# `selector`'s centre is on the screen and the element itself is what a tap there reaches
+ON_TOP = """(selector) => { const e = document.querySelector(selector); if (!e) return false;
+  const r = e.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+  if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) return false;
+  const hit = document.elementFromPoint(x, y); return !!hit && (hit === e || e.contains(hit)); }"""
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +57,13 @@ def test_a_player_on_autoplay_sees_the_banner_and_takes_the_seat_back(browser, s
         expect(banner).to_contain_text("computer is playing your seat")
         expect(page.locator("#turn-status")).not_to_contain_text("Your turn")
         shot(page, "autoplay-banner-phone")
+        # the banner stands before the first game's hint, and on the phone turned sideways
+        # its button is on screen and nothing lies over it
+        expect(page.locator("#first-game-hint")).to_be_hidden()
+        page.set_viewport_size({"width": 844, "height": 390})
+        page.wait_for_function(ON_TOP, arg="#resume-btn")
+        shot(page, "autoplay-banner-phone-sideways")
+        page.set_viewport_size({"width": 390, "height": 844})
         page.locator("#resume-btn").tap()
         expect(banner).to_be_hidden(timeout=10_000)
         # back in their seat, the player reads what the computer did for them

@@ -204,6 +204,8 @@ def test_a_challenge_reaches_every_open_page_and_accepting_seats_both(players, s
         expect(who.locator("#conn-state")).to_have_text("", timeout=15000)
         expect(who.locator("#prestart")).to_contain_text("alice")
         expect(who.locator("#prestart")).to_contain_text("bob")
+    # the challenger made the table: the one who accepted reads who starts it
+    expect(bob_lobby.locator("#turn-status")).to_have_text("Waiting for alice to start the match")
     shot(bob_lobby, "social-challenge-table-390")
     close_pages(alice)
     close_pages(bob)

@@ -193,3 +193,14 @@ test("in okey51 team play both players of a team share its place", () => {
   assert.deepEqual(lines.map((li) => [li.dataset.seat, li.getAttribute("value")]), [["0", "1"], ["2", "1"], ["1", "2"], ["3", "2"]]);
   clearInterval(app.clockTimer);
 });
+
+test("before the start a seated player who is not the creator reads who starts the match; the creator does not", () => {
+  const { app, root, ws } = start("okey51");
+  const view = { seat: 1, turn: null, status: "open", creator_seat: 0,
+    players: [{ name: "alice" }, { name: "bob" }, { empty: true }, { empty: true }] };
+  ws().deliver({ type: "snapshot", version: 1, view });
+  assert.equal(q(root, "#turn-status").textContent, "Waiting for alice to start the match");
+  ws().deliver({ type: "snapshot", version: 2, view: { ...view, seat: 0 } });
+  assert.equal(q(root, "#turn-status").textContent, "Waiting for the match to start");
+  clearInterval(app.clockTimer);
+});

@@ -39,7 +39,11 @@ export class StatusBar {
     // tiles are on their way
     else if (state.seeding && !started(state)) text = _("Dealing the tiles…");
     else if (v.turn !== null && v.turn !== undefined) text = fmt(_("%(name)s is playing"), { name: playerName(v, v.turn) });
-    else text = _("Waiting for the match to start");
+    // a seated player who is not the creator cannot start the match: say who does
+    else if (seated(state) && v.seat !== v.creator_seat && v.creator_seat !== null && v.creator_seat !== undefined
+      && !(v.players || [])[v.creator_seat]?.empty) {
+      text = fmt(_("Waiting for %(name)s to start the match"), { name: playerName(v, v.creator_seat) });
+    } else text = _("Waiting for the match to start");
     this.turn.textContent = text;
     this.turn.classList.toggle("my-turn", myTurn(state));
     const rounds = v.rounds ? fmt(_("Round %(n)s of %(total)s"), { n: (v.round_index ?? 0) + 1, total: v.rounds })

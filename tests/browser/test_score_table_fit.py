@@ -10,7 +10,7 @@ from tests.browser.conftest import register, shot
 from tests.browser.test_solo_round import ROUND_SECONDS, play_turns_until_round_end
 from tests.browser.test_table_fit import SIZES
 
-LONG_NAME = "Bartholomew_Vanderbilt_the_Third"   # one word: it cannot wrap between words
+LONG_NAME = "Bartholomew_Vanderbilt_the_3rd"   # one word, the longest name sign-up takes (30)
 
 MEASURE = """() => {
   const card = document.querySelector('#score-table').getBoundingClientRect();
